@@ -1,0 +1,35 @@
+# Finds LLVM/MLIR 22 (Debian's packages under /usr/lib/llvm-22), GoogleTest,
+# Eigen and SQLite.
+set(TUNER_LLVM_ROOT "/usr/lib/llvm-22" CACHE PATH "LLVM/MLIR 22 install prefix")
+list(APPEND CMAKE_PREFIX_PATH "${TUNER_LLVM_ROOT}")
+
+find_package(MLIR REQUIRED CONFIG
+             HINTS "${TUNER_LLVM_ROOT}/lib/cmake/mlir")
+message(STATUS "Using MLIRConfig.cmake in: ${MLIR_DIR}")
+message(STATUS "Using LLVMConfig.cmake in: ${LLVM_DIR}")
+
+list(APPEND CMAKE_MODULE_PATH "${MLIR_CMAKE_DIR}" "${LLVM_CMAKE_DIR}")
+set(LLVM_RUNTIME_OUTPUT_INTDIR ${CMAKE_BINARY_DIR}/bin)
+set(LLVM_LIBRARY_OUTPUT_INTDIR ${CMAKE_BINARY_DIR}/lib)
+set(MLIR_BINARY_DIR ${CMAKE_BINARY_DIR})
+include(TableGen)
+include(AddLLVM)
+include(AddMLIR)
+
+include_directories(SYSTEM ${LLVM_INCLUDE_DIRS} ${MLIR_INCLUDE_DIRS})
+separate_arguments(TUNER_LLVM_DEFINITIONS NATIVE_COMMAND "${LLVM_DEFINITIONS}")
+add_definitions(${TUNER_LLVM_DEFINITIONS})
+
+# Debian's LLVM cmake points at a missing llvm-lit.
+set(LLVM_EXTERNAL_LIT "${TUNER_LLVM_ROOT}/bin/lit" CACHE FILEPATH "lit" FORCE)
+set(TUNER_MLIR_TOOLS_DIR "${TUNER_LLVM_ROOT}/bin")
+
+find_package(Eigen3 3.3 REQUIRED NO_MODULE)
+find_package(SQLite3 REQUIRED)
+find_package(GTest REQUIRED)
+find_package(Threads REQUIRED)
+
+# LLVM/MLIR are built without RTTI: our subclasses of their classes must be too.
+if(NOT LLVM_ENABLE_RTTI)
+  add_compile_options(-fno-rtti)
+endif()

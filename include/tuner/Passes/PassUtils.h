@@ -1,0 +1,49 @@
+//===- PassUtils.h - Shared plumbing of the tuner's passes ------*- C++ -*-===//
+//
+// What every pass driver does first: pick the function to tune, resolve the
+// target, build the ProgramTree and the Space. Errors are emitted as
+// diagnostics at the module or function.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TUNER_PASSES_PASSUTILS_H
+#define TUNER_PASSES_PASSUTILS_H
+
+#include "tuner/Analysis/ProgramTree.h"
+#include "tuner/Space/Space.h"
+#include "tuner/Space/SpaceBuilder.h"
+#include "tuner/Target/Target.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace tuner {
+
+/// The function named `name`, or, when `name` is empty, the only function of
+/// the module that holds linalg ops or affine loop nests.
+mlir::FailureOr<mlir::func::FuncOp> selectFunction(mlir::ModuleOp module,
+                                                   llvm::StringRef name);
+
+/// Target::resolve, with a diagnostic at `at` on failure.
+mlir::FailureOr<Target> resolveTarget(mlir::Operation *at,
+                                      llvm::StringRef spec);
+
+/// A function ready to be tuned: its tree and its space.
+struct TunableFunction {
+  mlir::func::FuncOp func;
+  ProgramTree tree;
+  Space space;
+  Target target;
+};
+
+/// selectFunction + resolveTarget + buildProgramTree + buildSpace.
+mlir::FailureOr<TunableFunction>
+prepareFunction(mlir::ModuleOp module, llvm::StringRef functionName,
+                llvm::StringRef targetSpec, const SpaceOptions &options);
+
+/// Reports an llvm::Error as a diagnostic at `at` ("<context>: <message>").
+void emitError(mlir::Operation *at, llvm::Twine context, llvm::Error error);
+
+} // namespace tuner
+
+#endif // TUNER_PASSES_PASSUTILS_H

@@ -1,0 +1,95 @@
+//===- Passes.td - The tuner's passes ----------------------*- tablegen -*-===//
+//
+// Every pass of the tuner. Passes are thin drivers over the libraries: they
+// read options, call Analysis / Space / Schedule, and report diagnostics.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TUNER_PASSES
+#define TUNER_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def TunerPrintProgram : Pass<"tuner-print-program", "mlir::ModuleOp"> {
+  let summary = "Print the ProgramTree (loops, computations, accesses) of "
+                "each function";
+  let description = [{
+    Prints, for every function that holds linalg ops or affine loop nests,
+    the tree the cost model and the search space see: loops with extent,
+    bounds and iterator kind; computations with their written buffer, access
+    matrices and operation counts; and producer/consumer edges. The IR is not
+    changed.
+  }];
+  let options = [
+    Option<"format", "format", "std::string", /*default=*/"\"text\"",
+           "Output format: text or json">,
+  ];
+}
+
+def TunerExtractSpace : Pass<"tuner-extract-space", "mlir::ModuleOp"> {
+  let summary = "Extract the schedule search space of a function";
+  let description = [{
+    Builds the typed, constrained space of schedules (tiling, interchange,
+    unrolling, fusion, vectorization, parallelization) of one function and
+    writes it as JSON and, optionally, as a Transform-dialect script of
+    `transform.tune.knob` ops. With `from-knobs`, the space is instead read
+    from the knobs of a user's transform script. The IR is not changed.
+  }];
+  let options = [
+    Option<"functionName", "function", "std::string", /*default=*/"\"\"",
+           "Function to tune (default: the only function with loop nests)">,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Where to write the space as JSON ('-': standard output)">,
+    Option<"knobsOutput", "knobs-output", "std::string", /*default=*/"\"\"",
+           "Also write the space as transform.tune.knob ops to this file">,
+    Option<"fromKnobs", "from-knobs", "std::string", /*default=*/"\"\"",
+           "Read the space from the transform.tune.knob ops of this script">,
+    Option<"constraints", "constraints", "std::string", /*default=*/"\"\"",
+           "With from-knobs: JSON file holding a list of constraints">,
+    Option<"target", "target", "std::string", /*default=*/"\"host\"",
+           "Target: 'host' or a target description JSON file">,
+    Option<"tile", "tile", "bool", /*default=*/"true", "Tile loops">,
+    Option<"registerTile", "register-tile", "bool", /*default=*/"true",
+           "Second, register-level tiling">,
+    Option<"interchange", "interchange", "bool", /*default=*/"true",
+           "Choose the loop order">,
+    Option<"unroll", "unroll", "bool", /*default=*/"true", "Unroll">,
+    Option<"vectorize", "vectorize", "bool", /*default=*/"true", "Vectorize">,
+    Option<"parallelize", "parallelize", "bool", /*default=*/"true",
+           "Run outer loops on all cores">,
+    Option<"fuse", "fuse", "bool", /*default=*/"true",
+           "Fuse producers into consumers">,
+    Option<"maxTileCandidates", "max-tile-candidates", "unsigned",
+           /*default=*/"8", "Tile sizes tried per loop">,
+  ];
+}
+
+def TunerApply : Pass<"tuner-apply", "mlir::ModuleOp"> {
+  let summary = "Apply a schedule configuration to a function";
+  let description = [{
+    Reads a configuration (one value per parameter, JSON), checks it against
+    the function's space, turns it into a Transform-dialect script and
+    applies that script in-process. The script can also be written to a file
+    and replayed with stock `mlir-opt --transform-interpreter`. A config
+    outside the space, violating a constraint or failing to apply is reported
+    with the parameter and value at fault, and the module is left untouched.
+  }];
+  let options = [
+    Option<"config", "config", "std::string", /*default=*/"\"\"",
+           "JSON file with one value per parameter">,
+    Option<"functionName", "function", "std::string", /*default=*/"\"\"",
+           "Function to transform (default: the only one with loop nests)">,
+    Option<"scheduleOutput", "schedule-output", "std::string",
+           /*default=*/"\"\"",
+           "Also write the generated Transform-dialect script to this file">,
+    Option<"knobsScript", "knobs-script", "std::string", /*default=*/"\"\"",
+           "Apply this user script, its transform.tune.knob ops set from "
+           "the config, instead of a generated schedule">,
+    Option<"constraints", "constraints", "std::string", /*default=*/"\"\"",
+           "With knobs-script: JSON file holding a list of constraints">,
+    Option<"target", "target", "std::string", /*default=*/"\"host\"",
+           "Target: 'host' or a target description JSON file">,
+  ];
+}
+
+#endif // TUNER_PASSES

@@ -1,0 +1,77 @@
+//===- ChainOfTrees.h - Exact counting and uniform sampling -----*- C++ -*-===//
+//
+// BaCO §4.2: parameters that share a constraint are grouped (transitively);
+// each group's feasible assignments are enumerated into a tree (one level per
+// parameter, each node knowing how many feasible leaves lie below it). The
+// space is the product of the trees: its size is the product of their leaf
+// counts, a uniform sample picks a uniform leaf in every tree, and a config
+// is feasible iff each group's part is a leaf of its tree.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TUNER_SPACE_CHAINOFTREES_H
+#define TUNER_SPACE_CHAINOFTREES_H
+
+#include "tuner/Space/Space.h"
+
+#include "llvm/ADT/APInt.h"
+
+#include <random>
+
+namespace tuner {
+
+class ChainOfTrees {
+public:
+  struct Options {
+    /// A group whose enumeration visits more tree nodes than this is refused
+    /// with an error naming the group's parameters.
+    uint64_t maxNodesPerTree = 20'000'000;
+  };
+
+  /// Builds the chain. Real parameters never enter a tree: they are sampled
+  /// independently, and constraints that read a real parameter are enforced
+  /// by rejection when sampling.
+  static llvm::Expected<ChainOfTrees> build(const Space &space,
+                                            Options options);
+  static llvm::Expected<ChainOfTrees> build(const Space &space) {
+    return build(space, Options());
+  }
+
+  /// Exact number of feasible configs (unsigned, as wide as needed). Only
+  /// meaningful when the space has no real parameter (see hasRealParameters).
+  llvm::APInt count() const;
+  /// count() in decimal, or "infinite" with real parameters.
+  std::string countString() const;
+  bool hasRealParameters() const;
+
+  /// Uniform sample over the feasible configs. Returns an error only when
+  /// the space is empty or rejection for real-valued constraints fails
+  /// 10000 times in a row.
+  llvm::Expected<Config> sample(std::mt19937_64 &rng) const;
+  /// The index-th feasible config in a fixed order (mixed radix over the
+  /// trees); index < count(). For exhaustive enumeration. Spaces with real
+  /// parameters put each real at its lower bound.
+  Config at(const llvm::APInt &index) const;
+  /// Whether `config` is feasible (domains and every constraint).
+  bool contains(const Config &config) const;
+
+  /// The groups: indices of the parameters in each tree.
+  const std::vector<std::vector<size_t>> &getGroups() const { return groups; }
+  /// Number of feasible leaves of each tree.
+  std::vector<uint64_t> leafCounts() const;
+
+  const Space &getSpace() const { return *space; }
+
+  struct Tree; ///< Defined in the .cpp.
+
+private:
+  std::shared_ptr<const Space> space; ///< A copy of the space built from.
+  std::vector<std::vector<size_t>> groups;
+  std::vector<std::shared_ptr<const Tree>> trees;
+  std::vector<size_t> realParameters;
+  std::vector<size_t> realConstraints; ///< Constraints reading a real.
+};
+
+} // namespace tuner
+
+#endif // TUNER_SPACE_CHAINOFTREES_H

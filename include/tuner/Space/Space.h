@@ -1,0 +1,247 @@
+//===- Space.h - Typed, constrained search spaces ---------------*- C++ -*-===//
+//
+// A Space is a list of typed parameters plus known constraints over them
+// (BaCO §4). A Config assigns one value to every parameter of a Space. Neither
+// knows anything about MLIR or about how a space is searched.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TUNER_SPACE_SPACE_H
+#define TUNER_SPACE_SPACE_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace tuner {
+
+enum class ParamKind { Ordinal, Integer, Real, Categorical, Boolean, Permutation };
+
+llvm::StringRef stringifyParamKind(ParamKind kind);
+std::optional<ParamKind> parseParamKind(llvm::StringRef text);
+
+/// The value of one parameter: an integer (ordinal, integer), a real (ordinal
+/// over reals, real), a boolean, a string (categorical), or a permutation.
+class ParamValue {
+public:
+  using Permutation = std::vector<int64_t>;
+
+  ParamValue() : storage(int64_t(0)) {}
+  static ParamValue integer(int64_t v) { return ParamValue(v); }
+  static ParamValue real(double v) { return ParamValue(v); }
+  static ParamValue boolean(bool v) { return ParamValue(v); }
+  static ParamValue string(std::string v) { return ParamValue(std::move(v)); }
+  static ParamValue permutation(Permutation v) {
+    return ParamValue(std::move(v));
+  }
+
+  bool isInteger() const { return std::holds_alternative<int64_t>(storage); }
+  bool isReal() const { return std::holds_alternative<double>(storage); }
+  bool isBoolean() const { return std::holds_alternative<bool>(storage); }
+  bool isString() const { return std::holds_alternative<std::string>(storage); }
+  bool isPermutation() const {
+    return std::holds_alternative<Permutation>(storage);
+  }
+
+  int64_t getInteger() const { return std::get<int64_t>(storage); }
+  double getReal() const { return std::get<double>(storage); }
+  bool getBoolean() const { return std::get<bool>(storage); }
+  const std::string &getString() const { return std::get<std::string>(storage); }
+  const Permutation &getPermutation() const {
+    return std::get<Permutation>(storage);
+  }
+
+  /// Numeric view used by constraints and by search strategies: integers and
+  /// reals as themselves, booleans as 0/1. Asserts on strings/permutations.
+  double asNumber() const;
+
+  /// Textual form: 32, 0.5, true, "nchw", [1, 0, 2].
+  std::string str() const;
+  llvm::json::Value toJSON() const;
+  /// Structural hash (stable across runs).
+  uint64_t hash() const;
+
+  bool operator==(const ParamValue &other) const {
+    return storage == other.storage;
+  }
+  bool operator!=(const ParamValue &other) const { return !(*this == other); }
+  bool operator<(const ParamValue &other) const {
+    return storage < other.storage;
+  }
+
+private:
+  template <typename T> explicit ParamValue(T v) : storage(std::move(v)) {}
+  std::variant<int64_t, double, bool, std::string, Permutation> storage;
+};
+
+/// One typed parameter.
+struct Parameter {
+  std::string name;
+  ParamKind kind = ParamKind::Integer;
+  std::string description;
+
+  /// Ordinal: sorted distinct numbers (all integers or all reals).
+  /// Categorical: distinct strings.
+  std::vector<ParamValue> values;
+  /// Ordinal, Integer, Real: search in log space (values must be > 0).
+  bool logScale = false;
+  /// Integer and Real: inclusive bounds.
+  double lower = 0, upper = 0;
+  /// Permutation: number of elements, and an optional list of the allowed
+  /// permutations (empty: all n! permutations are allowed).
+  int64_t permutationSize = 0;
+  std::vector<ParamValue::Permutation> allowedPermutations;
+  /// The value used when nothing else is known (the untransformed program).
+  std::optional<ParamValue> defaultValue;
+  /// Free-form annotations for the clients of the space (e.g. the schedule
+  /// builder's role of the parameter). Kept in JSON, ignored by the space.
+  std::map<std::string, std::string> attributes;
+
+  /// Factories (validate in Space::addParameter).
+  static Parameter ordinal(std::string name, std::vector<ParamValue> values,
+                           bool logScale = false);
+  static Parameter integer(std::string name, int64_t lower, int64_t upper,
+                           bool logScale = false);
+  static Parameter real(std::string name, double lower, double upper,
+                        bool logScale = false);
+  static Parameter categorical(std::string name,
+                               std::vector<std::string> choices);
+  static Parameter boolean(std::string name);
+  static Parameter permutation(std::string name, int64_t size,
+                               std::vector<ParamValue::Permutation> allowed = {});
+
+  /// Whether `value` has this parameter's type and lies in its domain.
+  bool contains(const ParamValue &value) const;
+  /// Number of values for discrete kinds; nullopt for Real.
+  std::optional<uint64_t> domainSize() const;
+  /// The index-th value of a discrete domain in canonical order (ordinal:
+  /// sorted; integer: lower..upper; boolean: false, true; categorical: as
+  /// given; permutation: allowed list or lexicographic order).
+  ParamValue valueAt(uint64_t index) const;
+  /// Inverse of valueAt; nullopt when not in the domain.
+  std::optional<uint64_t> indexOf(const ParamValue &value) const;
+  /// Value used when none is given: defaultValue, else the first value.
+  ParamValue fallbackValue() const;
+};
+
+class Space;
+
+/// One assignment of a value to every parameter of a space, in the space's
+/// parameter order.
+class Config {
+public:
+  Config() = default;
+  explicit Config(std::vector<ParamValue> values) : values(std::move(values)) {}
+
+  const std::vector<ParamValue> &getValues() const { return values; }
+  std::vector<ParamValue> &getValues() { return values; }
+  const ParamValue &operator[](size_t i) const { return values[i]; }
+  ParamValue &operator[](size_t i) { return values[i]; }
+  size_t size() const { return values.size(); }
+
+  /// Structural hash: equal configs hash equal, stable across runs.
+  uint64_t hash() const;
+  bool operator==(const Config &o) const { return values == o.values; }
+  bool operator<(const Config &o) const { return values < o.values; }
+
+  /// {"name": value, ...} in the space's order.
+  llvm::json::Value toJSON(const Space &space) const;
+  /// Reads {"name": value, ...}. Every parameter must be present (unless it
+  /// has a default and allowMissing), no unknown names, each value of the
+  /// parameter's type and in its domain; constraints are not checked here.
+  /// Errors name the parameter and the value.
+  static llvm::Expected<Config> fromJSON(const Space &space,
+                                         const llvm::json::Value &json,
+                                         bool allowMissing = false);
+
+private:
+  std::vector<ParamValue> values;
+};
+
+/// A parsed constraint expression over parameters: + - * / % (integer
+/// semantics when both sides are integers), comparisons, && || !, min(a, b),
+/// max(a, b), parentheses, integer/real/string/true/false literals, parameter
+/// names (letters, digits, '_' and '.'), and p[i] for element i of a
+/// permutation parameter.
+class Constraint {
+public:
+  /// Parses `text`; names must be parameters of `space`. Errors say what is
+  /// wrong and point at the offending character: "constraint 'a %% b == 0',
+  /// column 5: unknown parameter 'b'".
+  static llvm::Expected<Constraint> parse(llvm::StringRef text,
+                                          const Space &space);
+
+  const std::string &getText() const { return text; }
+  /// Indices (in the space) of the parameters the constraint reads, sorted.
+  const std::vector<size_t> &getParameters() const { return parameters; }
+
+  /// Evaluates on a full config. A division by zero or a type mismatch makes
+  /// the constraint false.
+  bool evaluate(const Config &config) const;
+  /// Evaluates on a partial assignment indexed like the space's parameters:
+  /// only the entries of getParameters() are read.
+  bool evaluate(const std::vector<ParamValue> &values) const;
+
+  struct Node; ///< Expression AST (defined in the .cpp).
+
+private:
+  std::string text;
+  std::vector<size_t> parameters;
+  std::shared_ptr<const Node> root;
+};
+
+/// A typed, constrained space.
+class Space {
+public:
+  /// Adds a parameter; fails on a duplicate name or an invalid domain (empty,
+  /// unsorted ordinal, lower > upper, log scale with values <= 0, bad
+  /// permutation list, default outside the domain).
+  llvm::Error addParameter(Parameter parameter);
+  /// Parses and adds a known constraint.
+  llvm::Error addConstraint(llvm::StringRef expression);
+
+  const std::vector<Parameter> &getParameters() const { return parameters; }
+  const std::vector<Constraint> &getConstraints() const { return constraints; }
+  size_t size() const { return parameters.size(); }
+  std::optional<size_t> indexOf(llvm::StringRef name) const;
+  const Parameter &operator[](size_t i) const { return parameters[i]; }
+
+  /// Checks that `config` is in the space: the right number of values, each in
+  /// its parameter's domain, every constraint true. The error names the
+  /// parameter and value, or the violated constraint and the values it read.
+  llvm::Error check(const Config &config) const;
+  /// The config of fallback values (may violate constraints).
+  Config defaultConfig() const;
+
+  /// Free-form description of the space (e.g. the workload it came from).
+  std::map<std::string, std::string> attributes;
+
+  /// JSON form: {"version": 1, "attributes": {...}, "parameters": [{"name",
+  /// "kind", "values" | "lower"/"upper" | "size"/"allowed", "log",
+  /// "default", "description", "attributes"}...], "constraints": ["..."]}.
+  llvm::json::Value toJSON() const;
+  static llvm::Expected<Space> fromJSON(const llvm::json::Value &json);
+  static llvm::Expected<Space> readFile(llvm::StringRef path);
+  llvm::Error writeFile(llvm::StringRef path) const;
+
+private:
+  std::vector<Parameter> parameters;
+  std::vector<Constraint> constraints;
+};
+
+/// Reads a JSON file (with the path and the parser's line:column in errors).
+llvm::Expected<llvm::json::Value> readJSONFile(llvm::StringRef path);
+/// Writes pretty-printed JSON atomically (temporary file + rename).
+llvm::Error writeJSONFile(llvm::StringRef path, const llvm::json::Value &value);
+
+} // namespace tuner
+
+#endif // TUNER_SPACE_SPACE_H

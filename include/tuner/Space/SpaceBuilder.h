@@ -1,0 +1,50 @@
+//===- SpaceBuilder.h - The schedule space of a program ---------*- C++ -*-===//
+//
+// Extracts, from a ProgramTree and a Target, the parameters of a schedule:
+// per loop nest, cache- and register-level tile sizes per loop, the loop
+// order, the unroll factor, and vectorize / parallelize switches; per
+// producer/consumer pair of nests, whether to fuse. Each parameter carries
+// attributes naming its role, nest and loop, which is how the schedule
+// builder reads a Config without parsing names:
+//
+//   role=tile      nest=N loop=L   cache-level tile size of band loop L
+//                                  (the loop's extent: not tiled)
+//   role=rtile     nest=N loop=L   register-level tile size (divides tile)
+//   role=order     nest=N          permutation of the band's loops
+//   role=unroll    nest=N          unroll factor of the innermost loop
+//   role=vectorize nest=N          vectorize the innermost tile
+//   role=parallel  nest=N          run the outer tile loops on all cores
+//   role=fuse      producer=P consumer=C   fuse nest P into C's tile loops
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TUNER_SPACE_SPACEBUILDER_H
+#define TUNER_SPACE_SPACEBUILDER_H
+
+#include "tuner/Analysis/ProgramTree.h"
+#include "tuner/Space/Space.h"
+#include "tuner/Target/Target.h"
+
+namespace tuner {
+
+struct SpaceOptions {
+  bool tile = true;
+  bool registerTile = true;
+  bool interchange = true;
+  bool unroll = true;
+  bool vectorize = true;
+  bool parallelize = true;
+  bool fuse = true;
+  std::vector<int64_t> unrollFactors = {1, 2, 4, 8};
+  /// At most this many tile-size candidates per loop (divisors of the
+  /// extent, spread evenly in log scale, always including 1 and the extent).
+  unsigned maxTileCandidates = 8;
+};
+
+/// Builds the space. Fails when the tree has no loop nest to tune.
+llvm::Expected<Space> buildSpace(const ProgramTree &tree, const Target &target,
+                                 const SpaceOptions &options = {});
+
+} // namespace tuner
+
+#endif // TUNER_SPACE_SPACEBUILDER_H

@@ -1,0 +1,3 @@
+// placeholder
+#include "tuner/Schedule/TransformExtension.h"
+void tuner::registerTunerDialectExtensions(mlir::DialectRegistry &) {}

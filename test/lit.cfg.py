@@ -1,0 +1,27 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "tuner"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "Unit", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tuner_obj_root, "test")
+
+llvm_config.use_default_substitutions()
+# Our tools first, then LLVM 22's (FileCheck, not, mlir-opt, mlir-runner).
+llvm_config.with_environment("PATH", config.mlir_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.tuner_tools_dir, append_path=True)
+
+config.substitutions.append(("%tuner_plugin",
+                             os.path.join(config.tuner_lib_dir, "TunerPlugin.so")))
+config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
+config.substitutions.append(("%runner_utils",
+                             os.path.join(config.mlir_lib_dir, "libmlir_runner_utils.so")))
+config.substitutions.append(("%c_runner_utils",
+                             os.path.join(config.mlir_lib_dir, "libmlir_c_runner_utils.so")))
+config.substitutions.append(("%mlir_opt", os.path.join(config.mlir_tools_dir, "mlir-opt")))
+config.substitutions.append(("%src_root", config.tuner_src_root))

@@ -1,0 +1,29 @@
+//===- tuner-opt.cpp - mlir-opt with the tuner's passes -------------------===//
+//
+// Every upstream dialect, extension and pass, plus the tuner's passes and
+// transform extensions: an mlir-opt that users already know.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tuner/Passes/Passes.h"
+#include "tuner/Schedule/TransformExtension.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  tuner::registerTunerPasses();
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  tuner::registerTunerDialectExtensions(registry);
+
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "tuner optimizer driver: mlir-opt plus the tuner's passes\n",
+      registry));
+}
