@@ -1,1 +1,95 @@
-// placeholder
+//===- PassUtils.cpp - Shared plumbing of the tuner's passes --------------===//
+
+#include "tuner/Passes/PassUtils.h"
+#include "tuner/Analysis/ProgramAnalysis.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+using namespace mlir;
+using namespace tuner;
+
+static bool hasLoopNests(func::FuncOp func) {
+  return func
+      .walk([](Operation *op) {
+        return isa<linalg::LinalgOp, affine::AffineForOp>(op)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+FailureOr<func::FuncOp> tuner::selectFunction(ModuleOp module,
+                                              llvm::StringRef name) {
+  if (!name.empty()) {
+    auto func = module.lookupSymbol<func::FuncOp>(name);
+    if (!func) {
+      module.emitError() << "no function named '" << name << "' in the module";
+      return failure();
+    }
+    if (func.isExternal()) {
+      func.emitError() << "function '" << name
+                       << "' is a declaration: nothing to tune";
+      return failure();
+    }
+    return func;
+  }
+  SmallVector<func::FuncOp> candidates;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal() && hasLoopNests(func))
+      candidates.push_back(func);
+  if (candidates.empty()) {
+    module.emitError()
+        << "no function with linalg ops or affine loop nests to tune";
+    return failure();
+  }
+  if (candidates.size() > 1) {
+    InFlightDiagnostic diag = module.emitError()
+                              << "several functions could be tuned (";
+    llvm::interleaveComma(candidates, diag, [&](func::FuncOp f) {
+      diag << "'" << f.getSymName() << "'";
+    });
+    diag << "): choose one with the 'function' option";
+    return failure();
+  }
+  return candidates.front();
+}
+
+void tuner::emitError(Operation *at, llvm::Twine context, llvm::Error error) {
+  std::string message = llvm::toString(std::move(error));
+  if (context.isTriviallyEmpty())
+    at->emitError() << message;
+  else
+    at->emitError() << context << ": " << message;
+}
+
+FailureOr<Target> tuner::resolveTarget(Operation *at, llvm::StringRef spec) {
+  llvm::Expected<Target> target = Target::resolve(spec);
+  if (!target) {
+    emitError(at, "invalid target", target.takeError());
+    return failure();
+  }
+  return *target;
+}
+
+FailureOr<TunableFunction>
+tuner::prepareFunction(ModuleOp module, llvm::StringRef functionName,
+                       llvm::StringRef targetSpec,
+                       const SpaceOptions &options) {
+  FailureOr<func::FuncOp> func = selectFunction(module, functionName);
+  if (failed(func))
+    return failure();
+  FailureOr<Target> target = resolveTarget(module, targetSpec);
+  if (failed(target))
+    return failure();
+  FailureOr<ProgramTree> tree = buildProgramTree(*func);
+  if (failed(tree))
+    return failure();
+  llvm::Expected<Space> space = buildSpace(*tree, *target, options);
+  if (!space) {
+    emitError(*func, "cannot build the search space", space.takeError());
+    return failure();
+  }
+  return TunableFunction{*func, std::move(*tree), std::move(*space),
+                         std::move(*target)};
+}

@@ -1,1 +1,380 @@
-// placeholder
+//===- SpaceBuilder.cpp - The schedule space of a program -----------------===//
+
+#include "tuner/Space/SpaceBuilder.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <numeric>
+
+using namespace tuner;
+
+namespace {
+
+/// Largest band for which every loop order is offered; longer bands (e.g.
+/// 7-D convolutions, 5040 orders) offer the identity and every interchange of
+/// two loops, as in the Tiramisu search space.
+constexpr size_t kMaxFullPermutationDepth = 5;
+
+/// Register tiles larger than this per loop never fit in registers.
+constexpr int64_t kMaxRegisterTile = 64;
+
+std::vector<int64_t> divisorsOf(int64_t n) {
+  std::vector<int64_t> small, large;
+  for (int64_t d = 1; d * d <= n; ++d) {
+    if (n % d)
+      continue;
+    small.push_back(d);
+    if (d != n / d)
+      large.push_back(n / d);
+  }
+  small.insert(small.end(), large.rbegin(), large.rend());
+  return small;
+}
+
+/// At most `limit` divisors of `extent`, spread evenly in log scale, always
+/// including 1 and the extent.
+std::vector<int64_t> tileCandidates(int64_t extent, unsigned limit) {
+  std::vector<int64_t> divisors = divisorsOf(extent);
+  if (divisors.size() <= limit || limit < 2)
+    return divisors;
+  std::vector<int64_t> picked;
+  double top = std::log(double(extent));
+  for (unsigned i = 0; i < limit; ++i) {
+    double goal = top * i / (limit - 1);
+    // The divisor closest to the goal in log scale, not yet picked.
+    int64_t best = -1;
+    double bestDistance = 0;
+    for (int64_t d : divisors) {
+      if (llvm::is_contained(picked, d))
+        continue;
+      double distance = std::fabs(std::log(double(d)) - goal);
+      if (best < 0 || distance < bestDistance) {
+        best = d;
+        bestDistance = distance;
+      }
+    }
+    if (best > 0)
+      picked.push_back(best);
+  }
+  llvm::sort(picked);
+  return picked;
+}
+
+std::vector<ParamValue> toValues(llvm::ArrayRef<int64_t> ints) {
+  std::vector<ParamValue> values;
+  for (int64_t v : ints)
+    values.push_back(ParamValue::integer(v));
+  return values;
+}
+
+std::vector<ParamValue::Permutation> identityAndSwaps(size_t depth) {
+  std::vector<ParamValue::Permutation> result;
+  ParamValue::Permutation identity(depth);
+  std::iota(identity.begin(), identity.end(), 0);
+  result.push_back(identity);
+  for (size_t i = 0; i < depth; ++i)
+    for (size_t j = i + 1; j < depth; ++j) {
+      ParamValue::Permutation swapped = identity;
+      std::swap(swapped[i], swapped[j]);
+      result.push_back(swapped);
+    }
+  return result;
+}
+
+/// Builds the parameters and constraints of one space, in a fixed order.
+class Builder {
+public:
+  Builder(const ProgramTree &tree, const Target &target,
+          const SpaceOptions &options)
+      : tree(tree), target(target), options(options) {}
+
+  llvm::Expected<Space> build() {
+    if (tree.nests.empty())
+      return llvm::createStringError(
+          "function @" + tree.functionName +
+          " has no loop nest to tune (no linalg op, no affine.for)");
+    space.attributes["function"] = tree.functionName;
+    space.attributes["target"] = target.fingerprint();
+    for (const LoopNest &nest : tree.nests)
+      if (auto err = addNest(nest))
+        return std::move(err);
+    if (options.fuse)
+      if (auto err = addFusion())
+        return std::move(err);
+    return std::move(space);
+  }
+
+private:
+  /// Element size of the data a nest writes (for vector lanes).
+  unsigned elementBytes(const LoopNest &nest) const {
+    unsigned bytes = 0;
+    for (int id : nest.computationIds)
+      bytes = std::max(bytes,
+                       elementTypeBytes(tree.computations[id].elementType));
+    return bytes ? bytes : 4;
+  }
+
+  llvm::Error add(Parameter parameter, const LoopNest *nest,
+                  llvm::StringRef role, int loop = -1) {
+    parameter.attributes["role"] = role.str();
+    if (nest)
+      parameter.attributes["nest"] = nest->name;
+    if (loop >= 0)
+      parameter.attributes["loop"] = std::to_string(loop);
+    return space.addParameter(std::move(parameter));
+  }
+
+  llvm::Error addNest(const LoopNest &nest) {
+    std::vector<int> band = tree.bandOf(nest.id);
+    if (band.empty())
+      return llvm::Error::success();
+    const bool isLinalg = nest.source == NestSource::Linalg;
+    const std::string &n = nest.name;
+    // Per band position: the tile parameters' names ("" when the loop has
+    // none), the extents and the iterator kinds.
+    std::vector<std::string> tileNames(band.size()), rtileNames(band.size());
+    std::vector<int64_t> extents;
+    std::vector<bool> parallelLoop;
+
+    for (auto [position, loopId] : llvm::enumerate(band)) {
+      const Loop &loop = tree.loops[loopId];
+      extents.push_back(loop.extent);
+      parallelLoop.push_back(!loop.isReduction);
+      if (!options.tile || loop.extent <= 1)
+        continue;
+      std::vector<int64_t> candidates =
+          tileCandidates(loop.extent, options.maxTileCandidates);
+      std::string tileName = llvm::formatv("{0}.tile.l{1}", n, position);
+      Parameter tile = Parameter::ordinal(tileName, toValues(candidates),
+                                          /*logScale=*/true);
+      tile.defaultValue = ParamValue::integer(loop.extent);
+      tile.description = llvm::formatv(
+          "cache-level tile size of loop {0} (extent {1}, {2}); the extent "
+          "means not tiled",
+          loop.name, loop.extent, loop.isReduction ? "reduction" : "parallel");
+      if (auto err = add(std::move(tile), &nest, "tile", position))
+        return err;
+      tileNames[position] = tileName;
+
+      if (!options.registerTile || !isLinalg)
+        continue;
+      std::vector<int64_t> small;
+      for (int64_t c : candidates)
+        if (c <= kMaxRegisterTile || c == loop.extent)
+          small.push_back(c);
+      std::string rtileName = llvm::formatv("{0}.rtile.l{1}", n, position);
+      Parameter rtile = Parameter::ordinal(rtileName, toValues(small), true);
+      rtile.defaultValue = ParamValue::integer(loop.extent);
+      rtile.description = llvm::formatv(
+          "register-level tile size of loop {0}; must divide its cache tile",
+          loop.name);
+      if (auto err = add(std::move(rtile), &nest, "rtile", position))
+        return err;
+      if (auto err = space.addConstraint(
+              llvm::formatv("{0} % {1} == 0", tileName, rtileName).str()))
+        return err;
+      rtileNames[position] = rtileName;
+    }
+    auto tileOf = [&](size_t position) { return tileNames[position]; };
+    auto rtileOf = [&](size_t position) { return rtileNames[position]; };
+    // "Some loop of `positions` is tiled": a disjunction over tile params.
+    auto someTiled = [&](llvm::function_ref<bool(size_t)> filter) {
+      std::vector<std::string> terms;
+      for (size_t p = 0; p < band.size(); ++p)
+        if (filter(p) && !tileOf(p).empty())
+          terms.push_back(
+              llvm::formatv("{0} < {1}", tileOf(p), extents[p]).str());
+      return terms.empty() ? std::string("false") : llvm::join(terms, " || ");
+    };
+
+    // Loop order.
+    if (options.interchange && band.size() > 1) {
+      std::string name = n + ".order";
+      Parameter order;
+      if (!isLinalg) {
+        order = Parameter::permutation(name, band.size(), nest.legalOrders);
+      } else if (band.size() > kMaxFullPermutationDepth) {
+        order = Parameter::permutation(name, band.size(),
+                                       identityAndSwaps(band.size()));
+      } else {
+        order = Parameter::permutation(name, band.size());
+      }
+      ParamValue::Permutation identity(band.size());
+      std::iota(identity.begin(), identity.end(), 0);
+      order.defaultValue = ParamValue::permutation(identity);
+      order.description = isLinalg
+                              ? "order of the tile loops, outermost first"
+                              : "order of the band's loops (legal orders "
+                                "only, by dependence analysis)";
+      bool onlyIdentity = !isLinalg && nest.legalOrders.size() <= 1;
+      if (!onlyIdentity)
+        if (auto err = add(std::move(order), &nest, "order"))
+          return err;
+    }
+
+    // Unrolling of the innermost loop.
+    if (options.unroll && options.unrollFactors.size() > 1) {
+      std::vector<int64_t> factors = options.unrollFactors;
+      llvm::sort(factors);
+      factors.erase(std::unique(factors.begin(), factors.end()),
+                    factors.end());
+      if (factors.front() != 1)
+        factors.insert(factors.begin(), 1);
+      std::string name = n + ".unroll";
+      Parameter unroll = Parameter::ordinal(name, toValues(factors), true);
+      unroll.defaultValue = ParamValue::integer(1);
+      unroll.description = "unroll factor of the innermost loop";
+      if (auto err = add(std::move(unroll), &nest, "unroll"))
+        return err;
+      if (isLinalg) {
+        // Without tiling there is no loop to unroll.
+        if (auto err = space.addConstraint(
+                llvm::formatv("{0} == 1 || {1}", name,
+                              someTiled([](size_t) { return true; }))
+                    .str()))
+          return err;
+      }
+    }
+
+    // Vectorization of the innermost tile (linalg only).
+    if (options.vectorize && isLinalg) {
+      std::string name = n + ".vectorize";
+      Parameter vectorize = Parameter::boolean(name);
+      vectorize.defaultValue = ParamValue::boolean(false);
+      vectorize.description = "vectorize the innermost (register) tile";
+      if (auto err = add(std::move(vectorize), &nest, "vectorize"))
+        return err;
+      // The vectorized tile must fit the register file: accumulators (the
+      // parallel loops) within the registers, the whole tile within 4x.
+      int64_t lanes = target.vectorLanes(elementBytes(nest));
+      int64_t budget = int64_t(target.numVectorRegisters) * lanes;
+      std::vector<std::string> all, parallel;
+      int64_t constantAll = 1, constantParallel = 1;
+      for (size_t p = 0; p < band.size(); ++p) {
+        std::string inner = rtileOf(p).empty() ? tileOf(p) : rtileOf(p);
+        if (inner.empty()) {
+          constantAll *= extents[p];
+          if (parallelLoop[p])
+            constantParallel *= extents[p];
+          continue;
+        }
+        all.push_back(inner);
+        if (parallelLoop[p])
+          parallel.push_back(inner);
+      }
+      auto product = [](std::vector<std::string> factors, int64_t constant) {
+        if (constant != 1 || factors.empty())
+          factors.push_back(std::to_string(constant));
+        return llvm::join(factors, " * ");
+      };
+      if (auto err = space.addConstraint(
+              llvm::formatv("!{0} || ({1} <= {2} && {3} <= {4})", name,
+                            product(parallel, constantParallel), budget,
+                            product(all, constantAll), 4 * budget)
+                  .str()))
+        return err;
+    }
+
+    // Parallelization of the outer tile loops.
+    bool canParallelize = isLinalg ? llvm::is_contained(parallelLoop, true)
+                                   : nest.outerLoopParallel;
+    if (options.parallelize && target.cores > 1 && canParallelize) {
+      std::string name = n + ".parallel";
+      Parameter parallel = Parameter::boolean(name);
+      parallel.defaultValue = ParamValue::boolean(false);
+      parallel.description =
+          isLinalg ? "distribute the tiles of the parallel loops over the "
+                     "cores"
+                   : "run the outermost loop in parallel";
+      if (auto err = add(std::move(parallel), &nest, "parallel"))
+        return err;
+      if (isLinalg)
+        if (auto err = space.addConstraint(
+                llvm::formatv("!{0} || {1}", name,
+                              someTiled([&](size_t p) {
+                                return bool(parallelLoop[p]);
+                              }))
+                    .str()))
+          return err;
+    }
+    return llvm::Error::success();
+  }
+
+  llvm::Error addFusion() {
+    // Consumers of each producer nest that a fuse parameter names.
+    std::map<int, std::vector<std::string>> byProducer;
+    std::set<std::pair<int, int>> seen;
+    for (const ProducerConsumerEdge &edge : tree.edges) {
+      if (!edge.viaTensor)
+        continue;
+      int producer = tree.computations[edge.producer].nestId;
+      int consumer = tree.computations[edge.consumer].nestId;
+      const LoopNest &p = tree.nests[producer];
+      const LoopNest &c = tree.nests[consumer];
+      if (producer == consumer || p.source != NestSource::Linalg ||
+          c.source != NestSource::Linalg || !seen.insert({producer, consumer}).second)
+        continue;
+      // The consumer needs tile loops to fuse into.
+      std::vector<std::string> tiled;
+      for (size_t position = 0; position < tree.bandOf(consumer).size();
+           ++position) {
+        std::string tile =
+            llvm::formatv("{0}.tile.l{1}", c.name, position).str();
+        if (auto index = space.indexOf(tile))
+          tiled.push_back(llvm::formatv(
+              "{0} < {1}", tile,
+              tree.loops[tree.bandOf(consumer)[position]].extent));
+      }
+      if (tiled.empty())
+        continue;
+      std::string name = llvm::formatv("fuse.{0}.{1}", p.name, c.name);
+      Parameter fuse = Parameter::boolean(name);
+      fuse.defaultValue = ParamValue::boolean(false);
+      fuse.description = llvm::formatv(
+          "fuse {0} into the tile loops of its consumer {1}", p.name, c.name);
+      fuse.attributes["role"] = "fuse";
+      fuse.attributes["producer"] = p.name;
+      fuse.attributes["consumer"] = c.name;
+      if (auto err = space.addParameter(std::move(fuse)))
+        return err;
+      if (auto err = space.addConstraint(
+              llvm::formatv("!{0} || {1}", name, llvm::join(tiled, " || "))
+                  .str()))
+        return err;
+      byProducer[producer].push_back(name);
+    }
+    // A producer is fused into at most one consumer.
+    for (auto &[producer, names] : byProducer)
+      if (names.size() > 1)
+        if (auto err = space.addConstraint(
+                llvm::formatv("{0} <= 1", llvm::join(names, " + ")).str()))
+          return err;
+    return llvm::Error::success();
+  }
+
+  const ProgramTree &tree;
+  const Target &target;
+  const SpaceOptions &options;
+  Space space;
+};
+
+} // namespace
+
+llvm::Expected<Space> tuner::buildSpace(const ProgramTree &tree,
+                                        const Target &target,
+                                        const SpaceOptions &options) {
+  if (options.maxTileCandidates < 2)
+    return llvm::createStringError(
+        "max-tile-candidates must be at least 2 (got " +
+        llvm::Twine(options.maxTileCandidates) + ")");
+  for (int64_t factor : options.unrollFactors)
+    if (factor < 1)
+      return llvm::createStringError("unroll factors must be positive (got " +
+                                     llvm::Twine(factor) + ")");
+  return Builder(tree, target, options).build();
+}

@@ -1,1 +1,203 @@
-// placeholder
+//===- Target.cpp - Facts about the machine code is tuned for -------------===//
+
+#include "tuner/Target/Target.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <algorithm>
+#include <thread>
+
+using namespace tuner;
+using llvm::json::Object;
+
+/// Reads a cache size such as "32K" or "1024K" from sysfs; 0 when missing.
+static uint64_t readCacheSize(const llvm::Twine &path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return 0;
+  llvm::StringRef text = (*buffer)->getBuffer().trim();
+  uint64_t scale = 1;
+  if (text.consume_back("K"))
+    scale = 1024;
+  else if (text.consume_back("M"))
+    scale = 1024 * 1024;
+  uint64_t value = 0;
+  if (text.getAsInteger(10, value))
+    return 0;
+  return value * scale;
+}
+
+static std::string readTrimmed(const llvm::Twine &path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return "";
+  return (*buffer)->getBuffer().trim().str();
+}
+
+Target Target::host() {
+  Target target;
+  target.cpu = llvm::sys::getHostCPUName().str();
+  target.triple = llvm::sys::getProcessTriple();
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  for (const auto &entry : features)
+    if (entry.second)
+      target.features.push_back(entry.first().str());
+  llvm::sort(target.features);
+
+  if (target.hasFeature("avx512f")) {
+    target.vectorBits = 512;
+    target.numVectorRegisters = 32;
+  } else if (target.hasFeature("avx")) {
+    target.vectorBits = 256;
+    target.numVectorRegisters = 16;
+  } else if (target.hasFeature("sse2") || target.hasFeature("neon")) {
+    target.vectorBits = 128;
+    target.numVectorRegisters = target.hasFeature("neon") ? 32 : 16;
+  }
+
+  int physical = llvm::get_physical_cores();
+  unsigned logical = std::max(1u, std::thread::hardware_concurrency());
+  target.cores = physical > 0 ? unsigned(physical) : logical;
+  // Containers often expose fewer logical CPUs than the package has cores.
+  target.cores = std::min(target.cores, logical);
+
+  // Data and unified caches of cpu0, by level.
+  for (int index = 0; index < 8; ++index) {
+    std::string dir =
+        ("/sys/devices/system/cpu/cpu0/cache/index" + llvm::Twine(index)).str();
+    if (!llvm::sys::fs::exists(dir))
+      break;
+    std::string type = readTrimmed(dir + "/type");
+    std::string level = readTrimmed(dir + "/level");
+    uint64_t size = readCacheSize(dir + "/size");
+    if (!size || type == "Instruction")
+      continue;
+    if (level == "1")
+      target.l1dBytes = size;
+    else if (level == "2")
+      target.l2Bytes = size;
+    else if (level == "3")
+      target.l3Bytes = size;
+  }
+  return target;
+}
+
+bool Target::hasFeature(llvm::StringRef feature) const {
+  return llvm::is_contained(features, feature.str());
+}
+
+std::string Target::fingerprint() const {
+  // Only the features that change generated code for loops matter; keeping
+  // the list short makes fingerprints readable in the database.
+  static const char *const relevant[] = {
+      "avx", "avx2", "avx512f", "avx512bw", "avx512vl", "fma", "sse4.2", "neon",
+      "sve", "amx-tile"};
+  std::string result = kind + ":" + cpu;
+  for (const char *feature : relevant)
+    if (hasFeature(feature))
+      result += std::string("+") + feature;
+  result += ":" + std::to_string(cores) + "c";
+  return result;
+}
+
+llvm::json::Value Target::toJSON() const {
+  llvm::json::Array featureArray;
+  for (const std::string &feature : features)
+    featureArray.push_back(feature);
+  return Object{{"kind", kind},
+                {"cpu", cpu},
+                {"triple", triple},
+                {"features", std::move(featureArray)},
+                {"vector_bits", int64_t(vectorBits)},
+                {"vector_registers", int64_t(numVectorRegisters)},
+                {"cores", int64_t(cores)},
+                {"l1d_bytes", int64_t(l1dBytes)},
+                {"l2_bytes", int64_t(l2Bytes)},
+                {"l3_bytes", int64_t(l3Bytes)}};
+}
+
+llvm::Expected<Target> Target::fromJSON(const llvm::json::Value &json) {
+  const Object *object = json.getAsObject();
+  if (!object)
+    return llvm::createStringError("target description: expected an object");
+  Target target;
+  auto getString = [&](llvm::StringRef key, std::string &out) -> llvm::Error {
+    std::optional<llvm::StringRef> value = object->getString(key);
+    if (!value)
+      return llvm::createStringError(
+          "target description: missing or non-string field '" + key + "'");
+    out = value->str();
+    return llvm::Error::success();
+  };
+  auto getPositive = [&](llvm::StringRef key, auto &out) -> llvm::Error {
+    std::optional<int64_t> value = object->getInteger(key);
+    if (!value || *value <= 0)
+      return llvm::createStringError(
+          "target description: field '" + key +
+          "' must be a positive integer");
+    out = static_cast<std::remove_reference_t<decltype(out)>>(*value);
+    return llvm::Error::success();
+  };
+  if (auto err = getString("kind", target.kind))
+    return std::move(err);
+  if (target.kind != "cpu")
+    return llvm::createStringError("target description: kind '" +
+                                   target.kind + "' is not supported (cpu)");
+  if (auto err = getString("cpu", target.cpu))
+    return std::move(err);
+  if (auto err = getString("triple", target.triple))
+    return std::move(err);
+  const llvm::json::Array *featureArray = object->getArray("features");
+  if (!featureArray)
+    return llvm::createStringError(
+        "target description: missing array field 'features'");
+  for (const llvm::json::Value &feature : *featureArray) {
+    std::optional<llvm::StringRef> text = feature.getAsString();
+    if (!text)
+      return llvm::createStringError(
+          "target description: 'features' must hold strings");
+    target.features.push_back(text->str());
+  }
+  llvm::sort(target.features);
+  for (auto [key, field] :
+       {std::pair<const char *, unsigned *>{"vector_bits", &target.vectorBits},
+        {"vector_registers", &target.numVectorRegisters},
+        {"cores", &target.cores}})
+    if (auto err = getPositive(key, *field))
+      return std::move(err);
+  for (auto [key, field] :
+       {std::pair<const char *, uint64_t *>{"l1d_bytes", &target.l1dBytes},
+        {"l2_bytes", &target.l2Bytes},
+        {"l3_bytes", &target.l3Bytes}})
+    if (auto err = getPositive(key, *field))
+      return std::move(err);
+  if (target.vectorBits % 8 != 0)
+    return llvm::createStringError(
+        "target description: 'vector_bits' must be a multiple of 8");
+  return target;
+}
+
+llvm::Expected<Target> Target::resolve(llvm::StringRef spec) {
+  if (spec.empty() || spec == "host")
+    return host();
+  auto buffer = llvm::MemoryBuffer::getFile(spec);
+  if (!buffer)
+    return llvm::createStringError("cannot read target description '" + spec +
+                                   "': " + buffer.getError().message());
+  llvm::Expected<llvm::json::Value> json =
+      llvm::json::parse((*buffer)->getBuffer());
+  if (!json)
+    return llvm::createStringError("target description '" + spec +
+                                   "': " + llvm::toString(json.takeError()));
+  llvm::Expected<Target> target = fromJSON(*json);
+  if (!target)
+    return llvm::createStringError("'" + spec +
+                                   "': " + llvm::toString(target.takeError()));
+  return target;
+}

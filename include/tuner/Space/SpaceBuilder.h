@@ -38,7 +38,7 @@ struct SpaceOptions {
   std::vector<int64_t> unrollFactors = {1, 2, 4, 8};
   /// At most this many tile-size candidates per loop (divisors of the
   /// extent, spread evenly in log scale, always including 1 and the extent).
-  unsigned maxTileCandidates = 8;
+  unsigned maxTileCandidates = 10;
 };
 
 /// Builds the space. Fails when the tree has no loop nest to tune.

@@ -1,1 +1,258 @@
-// placeholder
+//===- SpaceBuilderTest.cpp - Space extraction from a ProgramTree ---------===//
+
+#include "tuner/Space/ChainOfTrees.h"
+#include "tuner/Space/SpaceBuilder.h"
+
+#include "gtest/gtest.h"
+
+#include <random>
+
+using namespace tuner;
+
+namespace {
+
+/// A target with fixed facts, so that tests do not depend on the host.
+Target testTarget(unsigned cores = 2) {
+  Target target;
+  target.cpu = "test";
+  target.vectorBits = 512;
+  target.numVectorRegisters = 32;
+  target.cores = cores;
+  return target;
+}
+
+/// Adds a linalg nest with one computation and the given loops
+/// (extent, isReduction), outermost first.
+int addLinalgNest(ProgramTree &tree, const std::string &name,
+                  std::vector<std::pair<int64_t, bool>> loops) {
+  LoopNest nest;
+  nest.id = tree.nests.size();
+  nest.name = name;
+  nest.source = NestSource::Linalg;
+  nest.opIndex = nest.id;
+  int parent = -1;
+  for (auto [i, loop] : llvm::enumerate(loops)) {
+    Loop l;
+    l.id = tree.loops.size();
+    l.name = name + ".d" + std::to_string(i);
+    l.extent = loop.first;
+    l.isReduction = loop.second;
+    l.parentId = parent;
+    l.depth = i;
+    if (parent >= 0)
+      tree.loops[parent].children.push_back({true, l.id});
+    else {
+      tree.rootLoopIds.push_back(l.id);
+      nest.rootLoopId = l.id;
+    }
+    parent = l.id;
+    tree.loops.push_back(l);
+  }
+  Computation comp;
+  comp.id = tree.computations.size();
+  comp.name = name;
+  comp.opName = "linalg.generic";
+  comp.elementType = ElementType::F32;
+  comp.nestId = nest.id;
+  for (int id = nest.rootLoopId; id < int(tree.loops.size()); ++id)
+    comp.loopIds.push_back(id);
+  tree.loops[parent].children.push_back({false, comp.id});
+  nest.computationIds.push_back(comp.id);
+  tree.computations.push_back(comp);
+  tree.nests.push_back(nest);
+  return nest.id;
+}
+
+ProgramTree matmulTree(int64_t m, int64_t n, int64_t k) {
+  ProgramTree tree;
+  tree.functionName = "matmul";
+  addLinalgNest(tree, "matmul_0", {{m, false}, {n, false}, {k, true}});
+  return tree;
+}
+
+TEST(SpaceBuilder, MatmulParametersAndRoles) {
+  ProgramTree tree = matmulTree(64, 32, 16);
+  ASSERT_EQ(tree.verify(), "");
+  llvm::Expected<Space> space = buildSpace(tree, testTarget());
+  ASSERT_TRUE(bool(space)) << llvm::toString(space.takeError());
+
+  for (const char *name :
+       {"matmul_0.tile.l0", "matmul_0.tile.l1", "matmul_0.tile.l2",
+        "matmul_0.rtile.l0", "matmul_0.order", "matmul_0.unroll",
+        "matmul_0.vectorize", "matmul_0.parallel"})
+    EXPECT_TRUE(space->indexOf(name).has_value()) << name;
+
+  const Parameter &tile = (*space)[*space->indexOf("matmul_0.tile.l1")];
+  EXPECT_EQ(tile.attributes.at("role"), "tile");
+  EXPECT_EQ(tile.attributes.at("nest"), "matmul_0");
+  EXPECT_EQ(tile.attributes.at("loop"), "1");
+  // Divisors of 32, capped at 10 candidates: all six fit.
+  ASSERT_EQ(tile.values.size(), 6u);
+  EXPECT_EQ(tile.values.front().getInteger(), 1);
+  EXPECT_EQ(tile.values.back().getInteger(), 32);
+
+  const Parameter &order = (*space)[*space->indexOf("matmul_0.order")];
+  EXPECT_EQ(order.kind, ParamKind::Permutation);
+  EXPECT_EQ(order.domainSize().value_or(0), 6u);
+
+  // The untransformed program is a member of its own space.
+  EXPECT_FALSE(bool(space->check(space->defaultConfig())));
+}
+
+TEST(SpaceBuilder, TileCandidatesAreCappedAndSpread) {
+  ProgramTree tree = matmulTree(1024, 1024, 1024);
+  SpaceOptions options;
+  options.maxTileCandidates = 5;
+  llvm::Expected<Space> space = buildSpace(tree, testTarget(), options);
+  ASSERT_TRUE(bool(space)) << llvm::toString(space.takeError());
+  const Parameter &tile = (*space)[*space->indexOf("matmul_0.tile.l0")];
+  std::vector<int64_t> values;
+  for (const ParamValue &v : tile.values)
+    values.push_back(v.getInteger());
+  EXPECT_EQ(values, (std::vector<int64_t>{1, 8, 32, 128, 1024}));
+}
+
+TEST(SpaceBuilder, EveryFeasibleConfigRespectsTheStatedRules) {
+  ProgramTree tree = matmulTree(64, 64, 32);
+  llvm::Expected<Space> space = buildSpace(tree, testTarget());
+  ASSERT_TRUE(bool(space)) << llvm::toString(space.takeError());
+  llvm::Expected<ChainOfTrees> chain = ChainOfTrees::build(*space);
+  ASSERT_TRUE(bool(chain)) << llvm::toString(chain.takeError());
+  std::mt19937_64 rng(7);
+  auto get = [&](const Config &c, const char *name) {
+    return c[*space->indexOf(name)];
+  };
+  for (int i = 0; i < 300; ++i) {
+    llvm::Expected<Config> config = chain->sample(rng);
+    ASSERT_TRUE(bool(config)) << llvm::toString(config.takeError());
+    ASSERT_FALSE(bool(space->check(*config)));
+    int64_t product = 1;
+    for (int l = 0; l < 3; ++l) {
+      std::string suffix = ".l" + std::to_string(l);
+      int64_t t = get(*config, ("matmul_0.tile" + suffix).c_str()).getInteger();
+      int64_t r =
+          get(*config, ("matmul_0.rtile" + suffix).c_str()).getInteger();
+      EXPECT_EQ(t % r, 0);
+      if (l < 2)
+        product *= r;
+    }
+    // Vectorized register tiles keep the accumulators in 32 zmm registers.
+    if (get(*config, "matmul_0.vectorize").getBoolean())
+      EXPECT_LE(product, 32 * 16);
+    // Unrolling and parallelization need tile loops.
+    bool tiled = get(*config, "matmul_0.tile.l0").getInteger() < 64 ||
+                 get(*config, "matmul_0.tile.l1").getInteger() < 64 ||
+                 get(*config, "matmul_0.tile.l2").getInteger() < 32;
+    if (get(*config, "matmul_0.unroll").getInteger() > 1)
+      EXPECT_TRUE(tiled);
+    if (get(*config, "matmul_0.parallel").getBoolean())
+      EXPECT_TRUE(get(*config, "matmul_0.tile.l0").getInteger() < 64 ||
+                  get(*config, "matmul_0.tile.l1").getInteger() < 64);
+  }
+}
+
+TEST(SpaceBuilder, OptionsRemoveParameters) {
+  ProgramTree tree = matmulTree(16, 16, 16);
+  SpaceOptions options;
+  options.registerTile = false;
+  options.vectorize = false;
+  options.interchange = false;
+  llvm::Expected<Space> space = buildSpace(tree, testTarget(/*cores=*/1),
+                                           options);
+  ASSERT_TRUE(bool(space)) << llvm::toString(space.takeError());
+  EXPECT_FALSE(space->indexOf("matmul_0.rtile.l0").has_value());
+  EXPECT_FALSE(space->indexOf("matmul_0.vectorize").has_value());
+  EXPECT_FALSE(space->indexOf("matmul_0.order").has_value());
+  // One core: nothing to parallelize over.
+  EXPECT_FALSE(space->indexOf("matmul_0.parallel").has_value());
+  EXPECT_TRUE(space->indexOf("matmul_0.tile.l0").has_value());
+}
+
+TEST(SpaceBuilder, LongBandsOfferSwapsOnly) {
+  ProgramTree tree;
+  tree.functionName = "conv";
+  addLinalgNest(tree, "conv_0",
+                {{1, false}, {8, false}, {8, false}, {4, false}, {3, true},
+                 {3, true}, {2, true}});
+  llvm::Expected<Space> space = buildSpace(tree, testTarget());
+  ASSERT_TRUE(bool(space)) << llvm::toString(space.takeError());
+  const Parameter &order = (*space)[*space->indexOf("conv_0.order")];
+  // Identity plus the 21 interchanges of two of the 7 loops.
+  EXPECT_EQ(order.domainSize().value_or(0), 22u);
+  // The extent-1 loop has no tile parameter.
+  EXPECT_FALSE(space->indexOf("conv_0.tile.l0").has_value());
+  EXPECT_TRUE(space->indexOf("conv_0.tile.l1").has_value());
+}
+
+TEST(SpaceBuilder, FusionOfTensorEdges) {
+  ProgramTree tree;
+  tree.functionName = "chain";
+  addLinalgNest(tree, "fill_0", {{32, false}, {32, false}});
+  addLinalgNest(tree, "matmul_1", {{32, false}, {32, false}, {32, true}});
+  addLinalgNest(tree, "generic_2", {{32, false}, {32, false}});
+  tree.edges.push_back({0, 1, 0, /*viaTensor=*/true});
+  tree.edges.push_back({1, 2, 0, /*viaTensor=*/true});
+  // A memref edge offers no fusion.
+  tree.edges.push_back({0, 2, 1, /*viaTensor=*/false});
+  llvm::Expected<Space> space = buildSpace(tree, testTarget());
+  ASSERT_TRUE(bool(space)) << llvm::toString(space.takeError());
+  ASSERT_TRUE(space->indexOf("fuse.fill_0.matmul_1").has_value());
+  ASSERT_TRUE(space->indexOf("fuse.matmul_1.generic_2").has_value());
+  EXPECT_FALSE(space->indexOf("fuse.fill_0.generic_2").has_value());
+  const Parameter &fuse = (*space)[*space->indexOf("fuse.fill_0.matmul_1")];
+  EXPECT_EQ(fuse.attributes.at("role"), "fuse");
+  EXPECT_EQ(fuse.attributes.at("producer"), "fill_0");
+  EXPECT_EQ(fuse.attributes.at("consumer"), "matmul_1");
+
+  // Fusing needs the consumer's tile loops.
+  Config config = space->defaultConfig();
+  config[*space->indexOf("fuse.fill_0.matmul_1")] = ParamValue::boolean(true);
+  EXPECT_TRUE(bool(space->check(config)));
+  llvm::consumeError(space->check(config));
+  config[*space->indexOf("matmul_1.tile.l0")] = ParamValue::integer(8);
+  config[*space->indexOf("matmul_1.rtile.l0")] = ParamValue::integer(8);
+  llvm::Error ok = space->check(config);
+  EXPECT_FALSE(bool(ok)) << llvm::toString(std::move(ok));
+}
+
+TEST(SpaceBuilder, AffineNestUsesLegalOrders) {
+  ProgramTree tree;
+  tree.functionName = "seidel";
+  int id = addLinalgNest(tree, "nest_0", {{16, false}, {16, false}});
+  tree.nests[id].source = NestSource::Affine;
+  tree.nests[id].legalOrders = {{0, 1}};
+  tree.nests[id].outerLoopParallel = false;
+  llvm::Expected<Space> space = buildSpace(tree, testTarget());
+  ASSERT_TRUE(bool(space)) << llvm::toString(space.takeError());
+  // Only the identity is legal: no order parameter; nothing parallel.
+  EXPECT_FALSE(space->indexOf("nest_0.order").has_value());
+  EXPECT_FALSE(space->indexOf("nest_0.parallel").has_value());
+  EXPECT_FALSE(space->indexOf("nest_0.vectorize").has_value());
+  EXPECT_FALSE(space->indexOf("nest_0.rtile.l0").has_value());
+
+  tree.nests[id].legalOrders = {{0, 1}, {1, 0}};
+  tree.nests[id].outerLoopParallel = true;
+  space = buildSpace(tree, testTarget());
+  ASSERT_TRUE(bool(space)) << llvm::toString(space.takeError());
+  const Parameter &order = (*space)[*space->indexOf("nest_0.order")];
+  EXPECT_EQ(order.domainSize().value_or(0), 2u);
+  EXPECT_TRUE(space->indexOf("nest_0.parallel").has_value());
+}
+
+TEST(SpaceBuilder, Errors) {
+  ProgramTree empty;
+  empty.functionName = "nothing";
+  llvm::Expected<Space> space = buildSpace(empty, testTarget());
+  ASSERT_FALSE(bool(space));
+  EXPECT_NE(llvm::toString(space.takeError()).find("no loop nest"),
+            std::string::npos);
+
+  SpaceOptions options;
+  options.unrollFactors = {1, 0};
+  space = buildSpace(matmulTree(8, 8, 8), testTarget(), options);
+  ASSERT_FALSE(bool(space));
+  EXPECT_NE(llvm::toString(space.takeError()).find("unroll factors"),
+            std::string::npos);
+}
+
+} // namespace

@@ -1,0 +1,88 @@
+//===- Strategy.h - Search strategies over a Space --------------*- C++ -*-===//
+//
+// Every search strategy (random, exhaustive, and the model-guided and
+// Bayesian ones) proposes configs of a Space and observes how they fared;
+// every evaluator (measurement, cost model, replay of recorded data) turns a
+// batch of configs into observations. The tuning loop connects the two under
+// a budget. Nothing here knows about MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TUNER_SEARCH_STRATEGY_H
+#define TUNER_SEARCH_STRATEGY_H
+
+#include "tuner/Space/ChainOfTrees.h"
+#include "tuner/Space/Space.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace tuner {
+
+/// The outcome of evaluating one config.
+struct Observation {
+  Config config;
+  /// Higher is better (a speedup over the untransformed program).
+  double value = 0;
+  /// False for failed candidates; `failure` then names the class
+  /// (apply_failed, compile_failed, crashed, timeout, wrong_result).
+  bool ok = false;
+  std::string failure;
+  /// True when the value was known before (e.g. read from a database) and
+  /// cost no evaluation.
+  bool cached = false;
+};
+
+class Strategy {
+public:
+  virtual ~Strategy();
+  virtual llvm::StringRef getName() const = 0;
+  /// Up to `count` configs never proposed before, in the order to try them;
+  /// fewer (possibly none) once the strategy has nothing new to offer.
+  virtual std::vector<Config> propose(size_t count) = 0;
+  /// Reports how proposed configs fared.
+  virtual void observe(llvm::ArrayRef<Observation> observations) = 0;
+};
+
+class Evaluator {
+public:
+  virtual ~Evaluator();
+  /// One observation per config, in order.
+  virtual std::vector<Observation> evaluate(llvm::ArrayRef<Config> configs) = 0;
+};
+
+/// Names of the strategies createStrategy knows.
+std::vector<std::string> strategyNames();
+
+/// A strategy by name ("random", "exhaustive"); `chain` must outlive it.
+llvm::Expected<std::unique_ptr<Strategy>>
+createStrategy(llvm::StringRef name, const ChainOfTrees &chain, uint64_t seed);
+
+/// Limits of one tuning run; zero means unlimited (not both).
+struct Budget {
+  size_t evaluations = 0;
+  double seconds = 0;
+};
+
+struct TuningResult {
+  std::vector<Observation> history; ///< In evaluation order.
+  std::optional<Observation> best;  ///< Best ok observation.
+  size_t evaluated = 0;             ///< Not counting cached ones.
+  double seconds = 0;
+};
+
+/// Proposes, evaluates and observes in batches of `batch` until the budget
+/// is spent or the strategy has nothing more to propose. `progress`, when
+/// set, is called after every batch.
+TuningResult
+runTuningLoop(Strategy &strategy, Evaluator &evaluator, const Budget &budget,
+              size_t batch = 1,
+              std::function<void(const TuningResult &)> progress = nullptr);
+
+} // namespace tuner
+
+#endif // TUNER_SEARCH_STRATEGY_H
