@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
 set +e
-/usr/lib/llvm-22/bin/lit -sv build/test | tee build/lit.log
+/usr/lib/llvm-22/bin/lit -sv build/test build/test/Unit | tee build/lit.log
 status=${PIPESTATUS[0]}
 set -e
 passed=$(grep -E '^ *Passed *:' build/lit.log | awk '{print $NF}')

@@ -26,6 +26,8 @@ struct TunerExtractSpacePass
     : tuner::impl::TunerExtractSpaceBase<TunerExtractSpacePass> {
   using TunerExtractSpaceBase::TunerExtractSpaceBase;
   void runOnOperation() override;
+  template <typename PassT>
+  friend SpaceOptions tuner::readSpaceOptions(const PassT &pass);
 
 private:
   FailureOr<Space> spaceFromUserScript();
@@ -102,17 +104,8 @@ void TunerExtractSpacePass::runOnOperation() {
       return signalPassFailure();
     space = std::move(*fromScript);
   } else {
-    SpaceOptions options;
-    options.tile = tile;
-    options.registerTile = registerTile;
-    options.interchange = interchange;
-    options.unroll = unroll;
-    options.vectorize = vectorize;
-    options.parallelize = parallelize;
-    options.fuse = fuse;
-    options.maxTileCandidates = maxTileCandidates;
-    FailureOr<TunableFunction> tunable =
-        prepareFunction(module, functionName, target, options);
+    FailureOr<TunableFunction> tunable = prepareFunction(
+        module, functionName, target, readSpaceOptions(*this));
     if (failed(tunable))
       return signalPassFailure();
     space = std::move(tunable->space);

@@ -9,16 +9,6 @@
 using namespace mlir;
 using namespace tuner;
 
-static bool hasLoopNests(func::FuncOp func) {
-  return func
-      .walk([](Operation *op) {
-        return isa<linalg::LinalgOp, affine::AffineForOp>(op)
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
 FailureOr<func::FuncOp> tuner::selectFunction(ModuleOp module,
                                               llvm::StringRef name) {
   if (!name.empty()) {

@@ -1,3 +1,133 @@
-// placeholder
+//===- ApplySchedule.cpp - Run a transform script in-process --------------===//
+
+#include "tuner/Schedule/ApplySchedule.h"
 #include "tuner/Schedule/TransformExtension.h"
-void tuner::registerTunerDialectExtensions(mlir::DialectRegistry &) {}
+
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
+#include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+
+using namespace mlir;
+using namespace tuner;
+
+void tuner::registerScheduleDialects(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerTunerDialectExtensions(registry);
+}
+
+static void loadScheduleDialects(MLIRContext *context) {
+  DialectRegistry registry;
+  registerScheduleDialects(registry);
+  context->appendDialectRegistry(registry);
+  context->getOrLoadDialect<transform::TransformDialect>();
+}
+
+FailureOr<OwningOpRef<ModuleOp>>
+tuner::parseTransformScript(MLIRContext *context, llvm::StringRef script,
+                            llvm::StringRef sourceName) {
+  loadScheduleDialects(context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(script, ParserConfig(context), sourceName);
+  if (!module)
+    return failure();
+  return module;
+}
+
+namespace {
+/// A diagnostic kept while the interpreter runs.
+struct Captured {
+  Location loc;
+  DiagnosticSeverity severity;
+  std::string message;
+  std::vector<std::pair<Location, std::string>> notes;
+};
+
+llvm::StringRef severityName(DiagnosticSeverity severity) {
+  switch (severity) {
+  case DiagnosticSeverity::Error:
+    return "error";
+  case DiagnosticSeverity::Warning:
+    return "warning";
+  case DiagnosticSeverity::Remark:
+    return "remark";
+  case DiagnosticSeverity::Note:
+    return "note";
+  }
+  llvm_unreachable("unknown severity");
+}
+} // namespace
+
+LogicalResult tuner::applyTransformScript(ModuleOp payload, ModuleOp script) {
+  MLIRContext *context = payload.getContext();
+  loadScheduleDialects(context);
+
+  std::vector<Captured> captured;
+  OwningOpRef<ModuleOp> copy = payload.clone();
+  LogicalResult result = failure();
+  {
+    ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
+      Captured c{diag.getLocation(), diag.getSeverity(), diag.str(), {}};
+      for (Diagnostic &note : diag.getNotes())
+        c.notes.emplace_back(note.getLocation(), note.str());
+      captured.push_back(std::move(c));
+      return success();
+    });
+    transform::TransformOpInterface entry =
+        transform::detail::findTransformEntryPoint(
+            script, ModuleOp(),
+            transform::TransformDialect::kTransformEntryPointSymbolName);
+    if (!entry) {
+      emitError(script.getLoc())
+          << "the transform script has no named sequence @"
+          << transform::TransformDialect::kTransformEntryPointSymbolName;
+    } else if (succeeded(transform::applyTransformNamedSequence(
+                   copy.get(), entry, ModuleOp(),
+                   transform::TransformOptions()))) {
+      result = verify(copy.get());
+      if (failed(result))
+        emitError(copy->getLoc()) << "the schedule produced invalid IR";
+    }
+  }
+
+  if (failed(result)) {
+    InFlightDiagnostic error =
+        emitError(payload.getLoc())
+        << "the schedule failed to apply; the module is left unchanged";
+    for (const Captured &c : captured) {
+      error.attachNote(c.loc) << severityName(c.severity) << ": " << c.message;
+      for (const auto &[loc, message] : c.notes)
+        error.attachNote(loc) << message;
+    }
+    return failure();
+  }
+  // The interpreter's warnings and remarks still reach the user.
+  for (const Captured &c : captured) {
+    bool isRemark = c.severity == DiagnosticSeverity::Remark ||
+                    c.severity == DiagnosticSeverity::Note;
+    InFlightDiagnostic diag = isRemark ? emitRemark(c.loc) : emitWarning(c.loc);
+    diag << c.message;
+    for (const auto &[loc, message] : c.notes)
+      diag.attachNote(loc) << message;
+  }
+  payload.getBodyRegion().takeBody(copy->getBodyRegion());
+  payload->setAttrs(copy.get()->getAttrDictionary());
+  return success();
+}
+
+LogicalResult tuner::applyTransformScript(ModuleOp payload,
+                                          llvm::StringRef script) {
+  FailureOr<OwningOpRef<ModuleOp>> parsed =
+      parseTransformScript(payload.getContext(), script);
+  if (failed(parsed)) {
+    emitError(payload.getLoc())
+        << "the schedule failed to apply: its transform script does not parse";
+    return failure();
+  }
+  return applyTransformScript(payload, parsed->get());
+}

@@ -1,1 +1,451 @@
-// placeholder
+//===- ChainOfTrees.cpp - Exact counting and uniform sampling -------------===//
+//
+// BaCO §4.2 (after Rasch et al.): co-dependent parameters are grouped with a
+// union-find over the parameter sets of the constraints; each group's
+// feasible assignments are enumerated depth first into a tree whose nodes
+// know their number of feasible leaves.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tuner/Space/ChainOfTrees.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+#include <numeric>
+
+using namespace tuner;
+using llvm::APInt;
+using llvm::Error;
+using llvm::Expected;
+
+static Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+struct ChainOfTrees::Tree {
+  struct Node {
+    uint64_t leaves = 0;     ///< Feasible leaves below (1 for a leaf).
+    uint64_t valueIndex = 0; ///< Index in the level's parameter domain.
+    uint32_t firstChild = 0; ///< Children are contiguous and sorted by value.
+    uint32_t numChildren = 0;
+  };
+
+  /// The group's parameters, one per level.
+  std::vector<size_t> params;
+  /// A lone unconstrained parameter: no nodes, every domain value is a leaf.
+  bool implicit = false;
+  uint64_t implicitSize = 0;
+  /// nodes[0] is the root (no parameter assigned).
+  std::vector<Node> nodes;
+
+  uint64_t leafCount() const {
+    return implicit ? implicitSize : nodes.front().leaves;
+  }
+
+  /// Writes the leaf-th feasible assignment (leaf < leafCount()) into values.
+  void decode(const Space &space, uint64_t leaf,
+              std::vector<ParamValue> &values) const {
+    if (implicit) {
+      values[params.front()] = space[params.front()].valueAt(leaf);
+      return;
+    }
+    const Node *node = &nodes.front();
+    for (size_t param : params) {
+      const Node *child = &nodes[node->firstChild];
+      while (leaf >= child->leaves) {
+        leaf -= child->leaves;
+        ++child;
+      }
+      values[param] = space[param].valueAt(child->valueIndex);
+      node = child;
+    }
+  }
+
+  /// Whether the group's part of `config` (domains already checked) is a
+  /// feasible leaf.
+  bool containsLeaf(const Space &space, const Config &config) const {
+    if (implicit)
+      return true;
+    const Node *node = &nodes.front();
+    for (size_t param : params) {
+      std::optional<uint64_t> index = space[param].indexOf(config[param]);
+      if (!index)
+        return false;
+      const Node *begin = &nodes[node->firstChild];
+      const Node *end = begin + node->numChildren;
+      const Node *child =
+          std::lower_bound(begin, end, *index, [](const Node &n, uint64_t i) {
+            return n.valueIndex < i;
+          });
+      if (child == end || child->valueIndex != *index || child->leaves == 0)
+        return false;
+      node = child;
+    }
+    return true;
+  }
+};
+
+namespace {
+/// Union-find over parameter indices.
+class UnionFind {
+public:
+  explicit UnionFind(size_t n) : parent(n) {
+    std::iota(parent.begin(), parent.end(), 0);
+  }
+  size_t find(size_t x) {
+    while (parent[x] != x)
+      x = parent[x] = parent[parent[x]];
+    return x;
+  }
+  void unite(size_t a, size_t b) {
+    a = find(a);
+    b = find(b);
+    if (a != b)
+      parent[std::max(a, b)] = std::min(a, b);
+  }
+
+private:
+  std::vector<size_t> parent;
+};
+
+/// Orders a group's parameters so that constraints become checkable early:
+/// greedily take the parameter that completes the most constraints, then
+/// the one most connected to those already placed, then the one in the most
+/// constraints, then the smallest domain, then the lowest index.
+std::vector<size_t> orderGroup(const Space &space,
+                               const std::vector<size_t> &group,
+                               const std::vector<Constraint> &constraints) {
+  std::vector<size_t> order;
+  std::vector<bool> placed(space.size(), false);
+  std::vector<size_t> remaining = group;
+  while (!remaining.empty()) {
+    size_t bestPos = 0;
+    std::tuple<size_t, size_t, size_t, uint64_t, size_t> bestKey;
+    for (size_t pos = 0; pos < remaining.size(); ++pos) {
+      size_t p = remaining[pos];
+      size_t completes = 0, touches = 0, degree = 0;
+      for (const Constraint &constraint : constraints) {
+        const std::vector<size_t> &reads = constraint.getParameters();
+        if (!llvm::is_contained(reads, p))
+          continue;
+        ++degree;
+        bool others = true, anyPlaced = false;
+        for (size_t q : reads) {
+          if (q == p)
+            continue;
+          others &= bool(placed[q]);
+          anyPlaced |= bool(placed[q]);
+        }
+        completes += others;
+        touches += anyPlaced;
+      }
+      // Larger is better for every component (domain and index inverted).
+      auto key = std::make_tuple(completes, touches, degree,
+                                 ~*space[p].domainSize(), ~p);
+      if (pos == 0 || key > bestKey) {
+        bestKey = key;
+        bestPos = pos;
+      }
+    }
+    size_t chosen = remaining[bestPos];
+    order.push_back(chosen);
+    placed[chosen] = true;
+    remaining.erase(remaining.begin() + bestPos);
+  }
+  return order;
+}
+
+/// Depth-first enumeration of one group's feasible assignments.
+class TreeBuilder {
+public:
+  TreeBuilder(const Space &space, ChainOfTrees::Tree &tree, uint64_t limit)
+      : space(space), tree(tree), limit(limit),
+        assignment(space.size(), nullptr) {}
+
+  Error build(const std::vector<Constraint> &constraints) {
+    // Each constraint is checked at the level of its last parameter.
+    std::vector<size_t> levelOf(space.size(), 0);
+    for (size_t level = 0; level < tree.params.size(); ++level)
+      levelOf[tree.params[level]] = level;
+    checks.assign(tree.params.size(), {});
+    for (const Constraint &constraint : constraints) {
+      size_t level = 0;
+      for (size_t p : constraint.getParameters())
+        level = std::max(level, levelOf[p]);
+      checks[level].push_back(&constraint);
+    }
+    for (size_t p : tree.params) {
+      uint64_t size = *space[p].domainSize();
+      if (size > limit)
+        return makeError(llvm::formatv(
+            "Chain-of-Trees: parameter '{0}' of the group {1} has {2} values, "
+            "more than maxNodesPerTree ({3})",
+            space[p].name, describeGroup(), size, limit));
+      std::vector<ParamValue> values;
+      values.reserve(size);
+      for (uint64_t i = 0; i < size; ++i)
+        values.push_back(space[p].valueAt(i));
+      domains.push_back(std::move(values));
+    }
+    tree.nodes.emplace_back();
+    if (!expand(0, 0))
+      return makeError(llvm::formatv(
+          "Chain-of-Trees: enumerating the group {0} visits more than "
+          "maxNodesPerTree ({1}) tree nodes; shrink their domains or relax "
+          "the constraints that tie them",
+          describeGroup(), limit));
+    return Error::success();
+  }
+
+private:
+  std::string describeGroup() const {
+    std::vector<std::string> names;
+    for (size_t p : tree.params)
+      names.push_back("'" + space[p].name + "'");
+    return "{" + llvm::join(names, ", ") + "}";
+  }
+
+  /// Expands node `index` at `level`; false when the node budget runs out.
+  bool expand(uint32_t index, size_t level) {
+    if (level == tree.params.size()) {
+      tree.nodes[index].leaves = 1;
+      return true;
+    }
+    size_t param = tree.params[level];
+    const std::vector<ParamValue> &domain = domains[level];
+    size_t first = tree.nodes.size();
+    for (uint64_t v = 0; v < domain.size(); ++v) {
+      if (++visits > limit)
+        return false;
+      assignment[param] = &domain[v];
+      bool feasible = llvm::all_of(checks[level], [&](const Constraint *c) {
+        return c->evaluate(assignment);
+      });
+      if (feasible) {
+        ChainOfTrees::Tree::Node child;
+        child.valueIndex = v;
+        tree.nodes.push_back(child);
+      }
+    }
+    size_t count = tree.nodes.size() - first;
+    tree.nodes[index].firstChild = uint32_t(first);
+    tree.nodes[index].numChildren = uint32_t(count);
+    uint64_t leaves = 0;
+    for (size_t c = first; c < first + count; ++c) {
+      assignment[param] = &domain[tree.nodes[c].valueIndex];
+      if (!expand(uint32_t(c), level + 1))
+        return false;
+      leaves += tree.nodes[c].leaves;
+    }
+    assignment[param] = nullptr;
+    tree.nodes[index].leaves = leaves;
+    return true;
+  }
+
+  const Space &space;
+  ChainOfTrees::Tree &tree;
+  uint64_t limit;
+  uint64_t visits = 0;
+  std::vector<std::vector<ParamValue>> domains;
+  std::vector<std::vector<const Constraint *>> checks;
+  std::vector<const ParamValue *> assignment;
+};
+
+/// Uniform integer in [0, n), n > 0, the same on every platform.
+uint64_t uniformBelow(std::mt19937_64 &rng, uint64_t n) {
+  uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+  uint64_t r;
+  do
+    r = rng();
+  while (r >= limit);
+  return r % n;
+}
+
+/// Uniform real in [0, 1).
+double uniformUnit(std::mt19937_64 &rng) {
+  return double(rng() >> 11) * 0x1p-53;
+}
+
+ParamValue sampleReal(const Parameter &p, std::mt19937_64 &rng) {
+  double u = uniformUnit(rng);
+  double v;
+  if (p.logScale) {
+    double lo = std::log(p.lower), hi = std::log(p.upper);
+    v = std::exp(lo + u * (hi - lo));
+  } else {
+    v = p.lower + u * (p.upper - p.lower);
+  }
+  return ParamValue::real(std::clamp(v, p.lower, p.upper));
+}
+} // namespace
+
+Expected<ChainOfTrees> ChainOfTrees::build(const Space &input,
+                                           Options options) {
+  ChainOfTrees chain;
+  chain.space = std::make_shared<const Space>(input);
+  const Space &space = *chain.space;
+  uint64_t limit = std::min<uint64_t>(options.maxNodesPerTree, UINT32_MAX - 1);
+
+  size_t n = space.size();
+  std::vector<bool> isReal(n, false);
+  for (size_t i = 0; i < n; ++i) {
+    if (space[i].kind == ParamKind::Real) {
+      isReal[i] = true;
+      chain.realParameters.push_back(i);
+    }
+  }
+
+  UnionFind unionFind(n);
+  std::vector<size_t> treeConstraints;
+  const std::vector<Constraint> &constraints = space.getConstraints();
+  for (size_t c = 0; c < constraints.size(); ++c) {
+    const std::vector<size_t> &reads = constraints[c].getParameters();
+    if (reads.empty()) {
+      if (!constraints[c].evaluate(std::vector<ParamValue>()))
+        chain.alwaysEmpty = true;
+      continue;
+    }
+    if (llvm::any_of(reads, [&](size_t p) { return isReal[p]; })) {
+      chain.realConstraints.push_back(c);
+      continue;
+    }
+    treeConstraints.push_back(c);
+    for (size_t p : reads)
+      unionFind.unite(reads.front(), p);
+  }
+
+  // Groups in order of their smallest parameter (the union-find root).
+  std::vector<int64_t> groupOfRoot(n, -1);
+  std::vector<std::vector<size_t>> members;
+  for (size_t p = 0; p < n; ++p) {
+    if (isReal[p])
+      continue;
+    size_t root = unionFind.find(p);
+    if (groupOfRoot[root] < 0) {
+      groupOfRoot[root] = members.size();
+      members.emplace_back();
+    }
+    members[groupOfRoot[root]].push_back(p);
+  }
+  std::vector<std::vector<size_t>> groupConstraints(members.size());
+  for (size_t c : treeConstraints) {
+    size_t root = unionFind.find(constraints[c].getParameters().front());
+    groupConstraints[groupOfRoot[root]].push_back(c);
+  }
+
+  for (size_t g = 0; g < members.size(); ++g) {
+    auto tree = std::make_shared<Tree>();
+    if (members[g].size() == 1 && groupConstraints[g].empty()) {
+      tree->params = members[g];
+      tree->implicit = true;
+      tree->implicitSize = *space[members[g].front()].domainSize();
+    } else {
+      // Conjuncts are checked separately, each as early as possible.
+      std::vector<Constraint> parts;
+      for (size_t c : groupConstraints[g])
+        for (Constraint &part : constraints[c].conjuncts())
+          parts.push_back(std::move(part));
+      tree->params = orderGroup(space, members[g], parts);
+      TreeBuilder builder(space, *tree, limit);
+      if (Error error = builder.build(parts))
+        return std::move(error);
+    }
+    chain.groups.push_back(tree->params);
+    chain.trees.push_back(std::move(tree));
+  }
+  return chain;
+}
+
+APInt ChainOfTrees::count() const {
+  APInt result(64, alwaysEmpty ? 0 : 1);
+  for (const auto &tree : trees) {
+    APInt factor(64, tree->leafCount());
+    unsigned width = std::max(64u, result.getActiveBits() + 64);
+    result = result.zextOrTrunc(width) * factor.zext(width);
+    result = result.zextOrTrunc(std::max(64u, result.getActiveBits()));
+  }
+  return result;
+}
+
+std::string ChainOfTrees::countString() const {
+  APInt total = count();
+  if (total.isZero())
+    return "0";
+  if (hasRealParameters())
+    return "infinite";
+  llvm::SmallString<64> text;
+  total.toStringUnsigned(text, 10);
+  return std::string(text);
+}
+
+bool ChainOfTrees::hasRealParameters() const { return !realParameters.empty(); }
+
+Expected<Config> ChainOfTrees::sample(std::mt19937_64 &rng) const {
+  if (alwaysEmpty || llvm::any_of(trees, [](const auto &tree) {
+        return tree->leafCount() == 0;
+      }))
+    return makeError("cannot sample: the space has no feasible config");
+  const Space &s = *space;
+  const int maxAttempts = realConstraints.empty() ? 1 : 10000;
+  std::vector<ParamValue> values(s.size());
+  for (int attempt = 0; attempt < maxAttempts; ++attempt) {
+    for (const auto &tree : trees)
+      tree->decode(s, uniformBelow(rng, tree->leafCount()), values);
+    for (size_t p : realParameters)
+      values[p] = sampleReal(s[p], rng);
+    bool feasible = llvm::all_of(realConstraints, [&](size_t c) {
+      return s.getConstraints()[c].evaluate(values);
+    });
+    if (feasible)
+      return Config(std::move(values));
+  }
+  std::vector<std::string> texts;
+  for (size_t c : realConstraints)
+    texts.push_back("'" + s.getConstraints()[c].getText() + "'");
+  return makeError(
+      llvm::formatv("cannot sample: {0} random configs in a row violate {1}",
+                    maxAttempts, llvm::join(texts, " or ")));
+}
+
+Config ChainOfTrees::at(const APInt &index) const {
+  const Space &s = *space;
+  std::vector<ParamValue> values(s.size());
+  unsigned width = std::max(64u, index.getBitWidth());
+  APInt rest = index.zext(width);
+  for (size_t t = trees.size(); t-- > 0;) {
+    uint64_t digit;
+    APInt quotient;
+    APInt::udivrem(rest, trees[t]->leafCount(), quotient, digit);
+    rest = std::move(quotient);
+    trees[t]->decode(s, digit, values);
+  }
+  for (size_t p : realParameters)
+    values[p] = ParamValue::real(s[p].lower);
+  return Config(std::move(values));
+}
+
+bool ChainOfTrees::contains(const Config &config) const {
+  const Space &s = *space;
+  if (alwaysEmpty || config.size() != s.size())
+    return false;
+  for (size_t p = 0; p < s.size(); ++p)
+    if (!s[p].contains(config[p]))
+      return false;
+  for (const auto &tree : trees)
+    if (!tree->containsLeaf(s, config))
+      return false;
+  return llvm::all_of(realConstraints, [&](size_t c) {
+    return s.getConstraints()[c].evaluate(config);
+  });
+}
+
+std::vector<uint64_t> ChainOfTrees::leafCounts() const {
+  std::vector<uint64_t> counts;
+  for (const auto &tree : trees)
+    counts.push_back(tree->leafCount());
+  return counts;
+}

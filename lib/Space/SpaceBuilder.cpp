@@ -119,6 +119,31 @@ private:
     return bytes ? bytes : 4;
   }
 
+  /// Whether every access of the nest indexes each dimension by one loop
+  /// (coefficient 1) or by nothing, with no constant offset.
+  bool hasPlainAccesses(const LoopNest &nest) const {
+    for (int id : nest.computationIds)
+      for (const Access &access : tree.computations[id].accesses) {
+        if (!access.isAffine)
+          return false;
+        for (const std::vector<int64_t> &row : access.matrix) {
+          if (row.empty() || row.back() != 0)
+            return false;
+          int nonZero = 0;
+          for (size_t c = 0; c + 1 < row.size(); ++c) {
+            if (row[c] == 0)
+              continue;
+            if (row[c] != 1)
+              return false;
+            ++nonZero;
+          }
+          if (nonZero > 1)
+            return false;
+        }
+      }
+    return true;
+  }
+
   llvm::Error add(Parameter parameter, const LoopNest *nest,
                   llvm::StringRef role, int loop = -1) {
     parameter.attributes["role"] = role.str();
@@ -175,8 +200,12 @@ private:
           loop.name);
       if (auto err = add(std::move(rtile), &nest, "rtile", position))
         return err;
+      // The extent means "no register tiling" whatever the cache tile, so
+      // that a config may leave the register tiles at their defaults.
       if (auto err = space.addConstraint(
-              llvm::formatv("{0} % {1} == 0", tileName, rtileName).str()))
+              llvm::formatv("{1} == {2} || {0} % {1} == 0", tileName,
+                            rtileName, loop.extent)
+                  .str()))
         return err;
       rtileNames[position] = rtileName;
     }
@@ -241,8 +270,11 @@ private:
       }
     }
 
-    // Vectorization of the innermost tile (linalg only).
-    if (options.vectorize && isLinalg) {
+    // Vectorization of the innermost tile (linalg only), offered where the
+    // vectorizer can read every operand with plain vector transfers: each
+    // index is one loop or a constant 0 (no stencil shifts, no convolution
+    // windows).
+    if (options.vectorize && isLinalg && hasPlainAccesses(nest)) {
       std::string name = n + ".vectorize";
       Parameter vectorize = Parameter::boolean(name);
       vectorize.defaultValue = ParamValue::boolean(false);
@@ -256,7 +288,11 @@ private:
       std::vector<std::string> all, parallel;
       int64_t constantAll = 1, constantParallel = 1;
       for (size_t p = 0; p < band.size(); ++p) {
-        std::string inner = rtileOf(p).empty() ? tileOf(p) : rtileOf(p);
+        // The innermost tile: the register tile when it tiles again.
+        std::string inner =
+            rtileOf(p).empty()
+                ? tileOf(p)
+                : llvm::formatv("min({0}, {1})", tileOf(p), rtileOf(p)).str();
         if (inner.empty()) {
           constantAll *= extents[p];
           if (parallelLoop[p])
@@ -308,6 +344,8 @@ private:
   llvm::Error addFusion() {
     // Consumers of each producer nest that a fuse parameter names.
     std::map<int, std::vector<std::string>> byProducer;
+    // Fusions of a producer into the accumulator of its consumer.
+    std::vector<std::pair<std::string, int>> accumulatorFusions;
     std::set<std::pair<int, int>> seen;
     for (const ProducerConsumerEdge &edge : tree.edges) {
       if (!edge.viaTensor)
@@ -332,6 +370,13 @@ private:
       }
       if (tiled.empty())
         continue;
+      // A producer that writes the consumer's accumulator (fill -> matmul)
+      // fuses only into scf.forall tiles (its result is the loop's shared
+      // output): it needs the consumer parallelized.
+      bool accumulator = edge.intoInit;
+      std::string parallel = c.name + ".parallel";
+      if (accumulator && !space.indexOf(parallel))
+        continue;
       std::string name = llvm::formatv("fuse.{0}.{1}", p.name, c.name);
       Parameter fuse = Parameter::boolean(name);
       fuse.defaultValue = ParamValue::boolean(false);
@@ -346,7 +391,24 @@ private:
               llvm::formatv("!{0} || {1}", name, llvm::join(tiled, " || "))
                   .str()))
         return err;
+      if (accumulator)
+        accumulatorFusions.push_back({name, consumer});
       byProducer[producer].push_back(name);
+    }
+    // ... unless the consumer is itself fused into its own consumer's tile
+    // loops: then the producer's result is no loop's init any more.
+    for (auto &[name, consumer] : accumulatorFusions) {
+      std::vector<std::string> alternatives = {
+          tree.nests[consumer].name + ".parallel"};
+      auto outgoing = byProducer.find(consumer);
+      if (outgoing != byProducer.end())
+        alternatives.insert(alternatives.end(), outgoing->second.begin(),
+                            outgoing->second.end());
+      if (auto err = space.addConstraint(
+              llvm::formatv("!{0} || {1}", name,
+                            llvm::join(alternatives, " || "))
+                  .str()))
+        return err;
     }
     // A producer is fused into at most one consumer.
     for (auto &[producer, names] : byProducer)

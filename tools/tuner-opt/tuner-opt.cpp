@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tuner/Measure/Lowering.h"
 #include "tuner/Passes/Passes.h"
 #include "tuner/Schedule/TransformExtension.h"
 
@@ -17,6 +18,7 @@
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   tuner::registerTunerPasses();
+  tuner::registerLoweringPipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

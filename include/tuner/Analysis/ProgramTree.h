@@ -38,6 +38,8 @@ struct Buffer {
   ElementType elementType = ElementType::Other;
   bool isFunctionArgument = false;
   bool isFunctionResult = false;
+  /// A chain of tensor SSA values (true) or a memref (false).
+  bool isTensor = false;
 };
 
 /// One memory access of a computation. The access matrix has one row per
@@ -82,6 +84,8 @@ struct Loop {
   int64_t lowerBound = 0;
   int64_t extent = 0; ///< Number of iterations.
   int64_t step = 1;
+  /// Accumulates into a location that does not depend on the loop (linalg:
+  /// a reduction iterator; affine: see buildProgramTree).
   bool isReduction = false;
   int parentId = -1; ///< -1 for a root loop.
   int depth = 0;
@@ -91,6 +95,9 @@ struct Loop {
     int id = 0;
   };
   std::vector<Child> children;
+  /// Carries no dependence: iterations may run in any order or at once
+  /// (linalg: a parallel iterator; affine: affine::isLoopParallel).
+  bool isParallel = false;
 };
 
 /// A loop nest: the unit the space is extracted for. For linalg, one op is one
@@ -99,6 +106,8 @@ struct LoopNest {
   int id = 0;
   std::string name;
   NestSource source = NestSource::Linalg;
+  /// The outermost loop; -1 for a linalg op without loops (0-d operands),
+  /// whose computation then has no enclosing loops.
   int rootLoopId = -1;
   /// For linalg, the op index within the function (walk order among linalg
   /// ops); for affine, the index among outermost affine.for ops.
@@ -108,7 +117,11 @@ struct LoopNest {
   /// loop has computations).
   bool isPerfect = true;
   /// Legal loop orders over the nest's band (permutations of 0..depth-1). An
-  /// empty list means every order is legal.
+  /// order lists, outermost first, the band position each loop comes from:
+  /// order[p] = b means band loop b runs at position p ([1, 0] swaps a 2-loop
+  /// band; the same convention as linalg's iterator_interchange). An empty
+  /// list means every order is legal. When not empty, the length of its
+  /// orders is the depth of the band (see ProgramTree::bandOf).
   std::vector<std::vector<int64_t>> legalOrders;
   /// Whether the outermost loop carries no dependence (may run in parallel).
   bool outerLoopParallel = false;
@@ -121,6 +134,9 @@ struct ProducerConsumerEdge {
   int bufferId = 0;
   /// True when the value flows as an SSA tensor (fusion is expressible).
   bool viaTensor = false;
+  /// True when the consumer takes the value as its init (destination)
+  /// operand, e.g. fill -> matmul accumulator, rather than as an input.
+  bool intoInit = false;
 };
 
 class ProgramTree {
@@ -136,6 +152,9 @@ public:
 
   /// Loops of nest `nestId` that form its band, outermost first (for linalg,
   /// all iteration dims in op order; for affine, the perfectly nested band).
+  /// The band is the chain of loops from the root in which each loop's only
+  /// child is the next loop, cut to the length of the nest's legal orders when
+  /// it has any. Empty for an unknown nest or one without loops.
   std::vector<int> bandOf(int nestId) const;
 
   /// Readable, deterministic dump (used by --tuner-print-program).

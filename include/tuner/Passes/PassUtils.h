@@ -41,6 +41,21 @@ mlir::FailureOr<TunableFunction>
 prepareFunction(mlir::ModuleOp module, llvm::StringRef functionName,
                 llvm::StringRef targetSpec, const SpaceOptions &options);
 
+/// The SpaceOptions of a pass declared with TunerSpaceOptions (Passes.td);
+/// the pass befriends this function to give it its (protected) options.
+template <typename PassT> SpaceOptions readSpaceOptions(const PassT &pass) {
+  SpaceOptions options;
+  options.tile = pass.tile;
+  options.registerTile = pass.registerTile;
+  options.interchange = pass.interchange;
+  options.unroll = pass.unroll;
+  options.vectorize = pass.vectorize;
+  options.parallelize = pass.parallelize;
+  options.fuse = pass.fuse;
+  options.maxTileCandidates = pass.maxTileCandidates;
+  return options;
+}
+
 /// Reports an llvm::Error as a diagnostic at `at` ("<context>: <message>").
 void emitError(mlir::Operation *at, llvm::Twine context, llvm::Error error);
 

@@ -10,6 +10,28 @@
 
 include "mlir/Pass/PassBase.td"
 
+/// Options that shape the search space; shared by every pass that builds
+/// one, so that a space means the same everywhere.
+defvar TunerSpaceOptions = [
+    Option<"functionName", "function", "std::string", /*default=*/"\"\"",
+           "Function to tune (default: the only function with loop nests)">,
+    Option<"target", "target", "std::string", /*default=*/"\"host\"",
+           "Target: 'host' or a target description JSON file">,
+    Option<"tile", "tile", "bool", /*default=*/"true", "Tile loops">,
+    Option<"registerTile", "register-tile", "bool", /*default=*/"true",
+           "Second, register-level tiling">,
+    Option<"interchange", "interchange", "bool", /*default=*/"true",
+           "Choose the loop order">,
+    Option<"unroll", "unroll", "bool", /*default=*/"true", "Unroll">,
+    Option<"vectorize", "vectorize", "bool", /*default=*/"true", "Vectorize">,
+    Option<"parallelize", "parallelize", "bool", /*default=*/"true",
+           "Run outer loops on all cores">,
+    Option<"fuse", "fuse", "bool", /*default=*/"true",
+           "Fuse producers into consumers">,
+    Option<"maxTileCandidates", "max-tile-candidates", "unsigned",
+           /*default=*/"10", "Tile sizes tried per loop">,
+];
+
 def TunerPrintProgram : Pass<"tuner-print-program", "mlir::ModuleOp"> {
   let summary = "Print the ProgramTree (loops, computations, accesses) of "
                 "each function";
@@ -36,8 +58,6 @@ def TunerExtractSpace : Pass<"tuner-extract-space", "mlir::ModuleOp"> {
     from the knobs of a user's transform script. The IR is not changed.
   }];
   let options = [
-    Option<"functionName", "function", "std::string", /*default=*/"\"\"",
-           "Function to tune (default: the only function with loop nests)">,
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "Where to write the space as JSON ('-': standard output)">,
     Option<"knobsOutput", "knobs-output", "std::string", /*default=*/"\"\"",
@@ -46,22 +66,7 @@ def TunerExtractSpace : Pass<"tuner-extract-space", "mlir::ModuleOp"> {
            "Read the space from the transform.tune.knob ops of this script">,
     Option<"constraints", "constraints", "std::string", /*default=*/"\"\"",
            "With from-knobs: JSON file holding a list of constraints">,
-    Option<"target", "target", "std::string", /*default=*/"\"host\"",
-           "Target: 'host' or a target description JSON file">,
-    Option<"tile", "tile", "bool", /*default=*/"true", "Tile loops">,
-    Option<"registerTile", "register-tile", "bool", /*default=*/"true",
-           "Second, register-level tiling">,
-    Option<"interchange", "interchange", "bool", /*default=*/"true",
-           "Choose the loop order">,
-    Option<"unroll", "unroll", "bool", /*default=*/"true", "Unroll">,
-    Option<"vectorize", "vectorize", "bool", /*default=*/"true", "Vectorize">,
-    Option<"parallelize", "parallelize", "bool", /*default=*/"true",
-           "Run outer loops on all cores">,
-    Option<"fuse", "fuse", "bool", /*default=*/"true",
-           "Fuse producers into consumers">,
-    Option<"maxTileCandidates", "max-tile-candidates", "unsigned",
-           /*default=*/"8", "Tile sizes tried per loop">,
-  ];
+  ] # TunerSpaceOptions;
 }
 
 def TunerApply : Pass<"tuner-apply", "mlir::ModuleOp"> {
@@ -73,10 +78,18 @@ def TunerApply : Pass<"tuner-apply", "mlir::ModuleOp"> {
     and replayed with stock `mlir-opt --transform-interpreter`. A config
     outside the space, violating a constraint or failing to apply is reported
     with the parameter and value at fault, and the module is left untouched.
+
+    With `knobs-script`, the user's script is applied instead, each of its
+    `transform.tune.knob` ops set from the config (its space is the one its
+    knobs declare, plus `constraints`).
   }];
   let options = [
     Option<"config", "config", "std::string", /*default=*/"\"\"",
-           "JSON file with one value per parameter">,
+           "JSON file with one value per parameter (a parameter left out "
+           "takes its default)">,
+    Option<"spaceFile", "space", "std::string", /*default=*/"\"\"",
+           "JSON file of the space the config belongs to (default: the "
+           "function's space built with the default options)">,
     Option<"functionName", "function", "std::string", /*default=*/"\"\"",
            "Function to transform (default: the only one with loop nests)">,
     Option<"scheduleOutput", "schedule-output", "std::string",
@@ -90,6 +103,46 @@ def TunerApply : Pass<"tuner-apply", "mlir::ModuleOp"> {
     Option<"target", "target", "std::string", /*default=*/"\"host\"",
            "Target: 'host' or a target description JSON file">,
   ];
+}
+
+def TunerAutotune : Pass<"tuner-autotune", "mlir::ModuleOp"> {
+  let summary = "Tune a function's schedule by measurement and apply the best";
+  let description = [{
+    Extracts the function's search space, lets a search strategy propose
+    configs, applies each one, compiles, runs, verifies and times it against
+    the untransformed function (measured in the same session), records every
+    measurement in the tuning database, and rewrites the function with the
+    best verified config. A rerun of the same command resumes: configs already
+    in the database are not measured again. Emits a summary remark (baseline
+    time, best time, speedup, candidates tried and failed by class) and, on an
+    interactive terminal, a progress line.
+  }];
+  let options = [
+    Option<"strategy", "strategy", "std::string", /*default=*/"\"random\"",
+           "Search strategy: random or exhaustive">,
+    Option<"budget", "budget", "unsigned", /*default=*/"32",
+           "Candidates to measure (0: no limit; then set time-budget)">,
+    Option<"timeBudget", "time-budget", "double", /*default=*/"0",
+           "Seconds to spend searching (0: no limit)">,
+    Option<"seed", "seed", "uint64_t", /*default=*/"1",
+           "Seed of the search: the same seed proposes the same candidates">,
+    Option<"database", "database", "std::string", /*default=*/"\"\"",
+           "Tuning database (default: the per-user database; 'none': keep "
+           "no records)">,
+    Option<"scheduleOutput", "schedule-output", "std::string",
+           /*default=*/"\"\"",
+           "Write the best schedule as a Transform-dialect script here">,
+    Option<"summaryOutput", "summary-output", "std::string",
+           /*default=*/"\"\"", "Write the summary as JSON here">,
+    Option<"repetitions", "repetitions", "unsigned", /*default=*/"5",
+           "Timed repetitions per candidate (at least 5)">,
+    Option<"timeout", "timeout", "double", /*default=*/"20",
+           "Seconds a candidate may run before it counts as a timeout">,
+    Option<"jobs", "jobs", "unsigned", /*default=*/"0",
+           "Candidates compiled in parallel (0: one per core)">,
+    Option<"pinCore", "pin-core", "int", /*default=*/"-1",
+           "Pin timed runs to this core (-1: no pinning)">,
+  ] # TunerSpaceOptions;
 }
 
 #endif // TUNER_PASSES

@@ -32,6 +32,8 @@ struct Observation {
   /// (apply_failed, compile_failed, crashed, timeout, wrong_result).
   bool ok = false;
   std::string failure;
+  /// Per-call times when the config was measured (0 otherwise).
+  double minSeconds = 0, medianSeconds = 0;
   /// True when the value was known before (e.g. read from a database) and
   /// cost no evaluation.
   bool cached = false;

@@ -23,24 +23,32 @@ namespace tuner {
 class ChainOfTrees {
 public:
   struct Options {
-    /// A group whose enumeration visits more tree nodes than this is refused
-    /// with an error naming the group's parameters.
+    /// A group whose enumeration visits more tree nodes (candidate values
+    /// tried at some level) than this is refused with an error naming the
+    /// group's parameters; so is a group holding a parameter with more values
+    /// than this. At most 2^32 - 2 (larger values are clamped).
     uint64_t maxNodesPerTree = 20'000'000;
   };
 
   /// Builds the chain. Real parameters never enter a tree: they are sampled
-  /// independently, and constraints that read a real parameter are enforced
-  /// by rejection when sampling.
+  /// independently (uniformly, or log-uniformly with log scale), and
+  /// constraints that read a real parameter are enforced by rejection when
+  /// sampling. A constraint that reads no parameter and is false empties the
+  /// space. An unconstrained discrete parameter is a tree of its own that is
+  /// never materialized, so its domain may be huge.
   static llvm::Expected<ChainOfTrees> build(const Space &space,
                                             Options options);
   static llvm::Expected<ChainOfTrees> build(const Space &space) {
     return build(space, Options());
   }
 
-  /// Exact number of feasible configs (unsigned, as wide as needed). Only
-  /// meaningful when the space has no real parameter (see hasRealParameters).
+  /// Exact number of feasible configs (unsigned, as wide as needed and at
+  /// least 64 bits). With real parameters: the number of feasible
+  /// assignments of the discrete parameters, ignoring constraints that read a
+  /// real (see hasRealParameters).
   llvm::APInt count() const;
-  /// count() in decimal, or "infinite" with real parameters.
+  /// count() in decimal, or "infinite" with real parameters (unless the
+  /// discrete part is already empty: "0").
   std::string countString() const;
   bool hasRealParameters() const;
 
@@ -49,13 +57,16 @@ public:
   /// 10000 times in a row.
   llvm::Expected<Config> sample(std::mt19937_64 &rng) const;
   /// The index-th feasible config in a fixed order (mixed radix over the
-  /// trees); index < count(). For exhaustive enumeration. Spaces with real
-  /// parameters put each real at its lower bound.
+  /// trees, the first tree most significant); index < count() (any bit
+  /// width). For exhaustive enumeration. Spaces with real parameters put each
+  /// real at its lower bound (which may violate constraints that read it).
   Config at(const llvm::APInt &index) const;
   /// Whether `config` is feasible (domains and every constraint).
   bool contains(const Config &config) const;
 
-  /// The groups: indices of the parameters in each tree.
+  /// The groups: indices of the parameters in each tree, in the tree's level
+  /// order (chosen so that constraints can be checked early). Groups are
+  /// ordered by their smallest parameter index; reals are in no group.
   const std::vector<std::vector<size_t>> &getGroups() const { return groups; }
   /// Number of feasible leaves of each tree.
   std::vector<uint64_t> leafCounts() const;
@@ -70,6 +81,7 @@ private:
   std::vector<std::shared_ptr<const Tree>> trees;
   std::vector<size_t> realParameters;
   std::vector<size_t> realConstraints; ///< Constraints reading a real.
+  bool alwaysEmpty = false;            ///< A constant constraint is false.
 };
 
 } // namespace tuner

@@ -9,6 +9,8 @@
 #ifndef TUNER_SPACE_SPACE_H
 #define TUNER_SPACE_SPACE_H
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -23,7 +25,14 @@
 
 namespace tuner {
 
-enum class ParamKind { Ordinal, Integer, Real, Categorical, Boolean, Permutation };
+enum class ParamKind {
+  Ordinal,
+  Integer,
+  Real,
+  Categorical,
+  Boolean,
+  Permutation
+};
 
 llvm::StringRef stringifyParamKind(ParamKind kind);
 std::optional<ParamKind> parseParamKind(llvm::StringRef text);
@@ -54,7 +63,9 @@ public:
   int64_t getInteger() const { return std::get<int64_t>(storage); }
   double getReal() const { return std::get<double>(storage); }
   bool getBoolean() const { return std::get<bool>(storage); }
-  const std::string &getString() const { return std::get<std::string>(storage); }
+  const std::string &getString() const {
+    return std::get<std::string>(storage);
+  }
   const Permutation &getPermutation() const {
     return std::get<Permutation>(storage);
   }
@@ -63,7 +74,8 @@ public:
   /// reals as themselves, booleans as 0/1. Asserts on strings/permutations.
   double asNumber() const;
 
-  /// Textual form: 32, 0.5, true, "nchw", [1, 0, 2].
+  /// Textual form: 32, 0.5, true, "nchw", [1, 0, 2]. Reals print with the
+  /// fewest digits that read back exactly, and always with a '.' or exponent.
   std::string str() const;
   llvm::json::Value toJSON() const;
   /// Structural hash (stable across runs).
@@ -93,7 +105,8 @@ struct Parameter {
   std::vector<ParamValue> values;
   /// Ordinal, Integer, Real: search in log space (values must be > 0).
   bool logScale = false;
-  /// Integer and Real: inclusive bounds.
+  /// Integer and Real: inclusive bounds (integer bounds: integers in
+  /// [-2^53, 2^53], which a double holds exactly).
   double lower = 0, upper = 0;
   /// Permutation: number of elements, and an optional list of the allowed
   /// permutations (empty: all n! permutations are allowed).
@@ -115,11 +128,21 @@ struct Parameter {
   static Parameter categorical(std::string name,
                                std::vector<std::string> choices);
   static Parameter boolean(std::string name);
-  static Parameter permutation(std::string name, int64_t size,
-                               std::vector<ParamValue::Permutation> allowed = {});
+  static Parameter
+  permutation(std::string name, int64_t size,
+              std::vector<ParamValue::Permutation> allowed = {});
 
   /// Whether `value` has this parameter's type and lies in its domain.
   bool contains(const ParamValue &value) const;
+  /// Like contains, with an error naming the parameter and the value when it
+  /// is not: "parameter 'x': value 48 is not one of [1, 2, 4]".
+  llvm::Error checkValue(const ParamValue &value) const;
+  /// Converts a JSON value to a value of this parameter's type (integers for
+  /// integer ordinals and ranges, numbers for reals, strings, booleans, arrays
+  /// of integers for permutations). Checks the type, not the domain.
+  llvm::Expected<ParamValue> valueFromJSON(const llvm::json::Value &json) const;
+  /// Whether this is an ordinal parameter over reals (else over integers).
+  bool isRealOrdinal() const;
   /// Number of values for discrete kinds; nullopt for Real.
   std::optional<uint64_t> domainSize() const;
   /// The index-th value of a discrete domain in canonical order (ordinal:
@@ -152,7 +175,7 @@ public:
   bool operator==(const Config &o) const { return values == o.values; }
   bool operator<(const Config &o) const { return values < o.values; }
 
-  /// {"name": value, ...} in the space's order.
+  /// {"name": value, ...} (llvm::json prints object keys sorted).
   llvm::json::Value toJSON(const Space &space) const;
   /// Reads {"name": value, ...}. Every parameter must be present (unless it
   /// has a default and allowMissing), no unknown names, each value of the
@@ -174,8 +197,11 @@ private:
 class Constraint {
 public:
   /// Parses `text`; names must be parameters of `space`. Errors say what is
-  /// wrong and point at the offending character: "constraint 'a %% b == 0',
-  /// column 5: unknown parameter 'b'".
+  /// wrong and point at the offending character: "constraint 'a % b == 0',
+  /// column 5: unknown parameter 'b'", followed by the text and a caret line.
+  /// Operands are type-checked (numbers and booleans in arithmetic and
+  /// comparisons, strings only compared with strings, a permutation only
+  /// indexed) and the whole expression must be a condition.
   static llvm::Expected<Constraint> parse(llvm::StringRef text,
                                           const Space &space);
 
@@ -189,6 +215,15 @@ public:
   /// Evaluates on a partial assignment indexed like the space's parameters:
   /// only the entries of getParameters() are read.
   bool evaluate(const std::vector<ParamValue> &values) const;
+  /// Same, through pointers indexed like the space's parameters (null or
+  /// out-of-range entries read by the constraint make it false).
+  bool evaluate(llvm::ArrayRef<const ParamValue *> values) const;
+
+  /// The operands of the top-level '&&'s as constraints of their own (just
+  /// this constraint when it is no conjunction), each reading only its own
+  /// parameters and keeping this constraint's text. They all hold iff this
+  /// one does; split, each can be checked as soon as its parameters are known.
+  std::vector<Constraint> conjuncts() const;
 
   struct Node; ///< Expression AST (defined in the .cpp).
 
@@ -201,9 +236,13 @@ private:
 /// A typed, constrained space.
 class Space {
 public:
-  /// Adds a parameter; fails on a duplicate name or an invalid domain (empty,
-  /// unsorted ordinal, lower > upper, log scale with values <= 0, bad
-  /// permutation list, default outside the domain).
+  /// Adds a parameter; fails on a duplicate name, a name the constraint
+  /// language cannot spell (it must start with a letter or '_' and hold only
+  /// letters, digits, '_' and '.'; "true" and "false" are reserved) or an
+  /// invalid domain (empty, unsorted ordinal, lower > upper, log scale with
+  /// values <= 0, log scale on another kind, a permutation of more than 20
+  /// elements without an allowed list, bad permutation list, default outside
+  /// the domain).
   llvm::Error addParameter(Parameter parameter);
   /// Parses and adds a known constraint.
   llvm::Error addConstraint(llvm::StringRef expression);
@@ -227,6 +266,9 @@ public:
   /// JSON form: {"version": 1, "attributes": {...}, "parameters": [{"name",
   /// "kind", "values" | "lower"/"upper" | "size"/"allowed", "log",
   /// "default", "description", "attributes"}...], "constraints": ["..."]}.
+  /// An ordinal over reals is marked "real": true (reading also infers it
+  /// from a non-integral value). Optional fields are written only when set.
+  /// Reading rejects unknown fields and versions, naming what is wrong.
   llvm::json::Value toJSON() const;
   static llvm::Expected<Space> fromJSON(const llvm::json::Value &json);
   static llvm::Expected<Space> readFile(llvm::StringRef path);
@@ -235,6 +277,7 @@ public:
 private:
   std::vector<Parameter> parameters;
   std::vector<Constraint> constraints;
+  llvm::StringMap<size_t> parameterIndex;
 };
 
 /// Reads a JSON file (with the path and the parser's line:column in errors).

@@ -1,0 +1,48 @@
+/* matmul.c - C reference for kernels/matmul.mlir: C = A * B on 1024x1024
+ * f32 matrices, C starting from zero. The loops run in linalg.matmul's
+ * iteration order (i, j, k), as the untuned MLIR kernel does. Built with
+ * -DUSE_BLAS it calls OpenBLAS's cblas_sgemm instead (link -lopenblas).
+ * Buffers: A = 0, B = 1, result C = 2 (the MLIR function's order). */
+#include "common.h"
+#ifdef USE_BLAS
+#include <cblas.h>
+#endif
+
+#define M 1024
+#define N 1024
+#define K 1024
+
+static float *A, *B, *C;
+
+#ifdef USE_BLAS
+static void call(void *context) {
+  (void)context;
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, A, K,
+              B, N, 0.0f, C, N);
+}
+#else
+__attribute__((noinline)) static void matmul(const float (*restrict a)[K],
+                                             const float (*restrict b)[N],
+                                             float (*restrict c)[N]) {
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j)
+      c[i][j] = 0.0f;
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j)
+      for (int k = 0; k < K; ++k)
+        c[i][j] += a[i][k] * b[k][j];
+}
+
+static void call(void *context) {
+  (void)context;
+  matmul((const float (*)[K])A, (const float (*)[N])B, (float (*)[N])C);
+}
+#endif
+
+int main(int argc, char **argv) {
+  A = bench_buffer((size_t)M * K, 0);
+  B = bench_buffer((size_t)K * N, 1);
+  C = bench_buffer((size_t)M * N, 2);
+  struct bench_output outputs[] = {{C, (size_t)M * N}};
+  return bench_main(argc, argv, "matmul", call, NULL, outputs, 1);
+}

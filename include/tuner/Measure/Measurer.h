@@ -1,0 +1,153 @@
+//===- Measurer.h - Measure candidates against a baseline -------*- C++ -*-===//
+//
+// The measurement protocol of DESIGN.md: the untransformed module is lowered
+// (buildCpuLoweringPipeline), compiled to native code at -O3 for the host and
+// run once in a child process (`tuner-run`) to give the baseline time and
+// outputs; every candidate then goes through the same pipeline and harness,
+// on the same deterministic random inputs, and is verified against the
+// baseline's outputs before its time counts.
+//
+//   auto measurer = Measurer::create(module, "matmul", Target::host());
+//   if (!measurer) ...;
+//   std::vector<Measurement> results = (*measurer)->measureAll(candidates);
+//
+// Lowering runs in-process in a private MLIRContext per candidate (a crash in
+// a pass is caught and reported as compile_failed); the native compiler and
+// the harness run in child processes with time (and memory) limits.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TUNER_MEASURE_MEASURER_H
+#define TUNER_MEASURE_MEASURER_H
+
+#include "tuner/Measure/Harness.h"
+#include "tuner/Measure/Lowering.h"
+#include "tuner/Measure/Measurement.h"
+#include "tuner/Target/Target.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace func {
+class FuncOp;
+} // namespace func
+} // namespace mlir
+
+namespace tuner {
+
+struct MeasureOptions {
+  /// Timed repetitions per candidate (at least 5 for the protocol).
+  unsigned repetitions = 5;
+  /// Each repetition calls the function until it lasts this long.
+  double minRepetitionSeconds = 0.02;
+  /// Wall-clock limit for one harness run (call, warm-up and repetitions).
+  double timeoutSeconds = 60;
+  /// Wall-clock limit for the native compiler on one candidate.
+  double compileTimeoutSeconds = 300;
+  /// Data-segment limit of the harness in MiB (0: none).
+  unsigned memoryLimitMB = 8192;
+  /// Candidates compiled at once by measureAll (0: one per hardware thread).
+  unsigned jobs = 0;
+  CpuLoweringOptions lowering;
+  /// Pin the harness to this core (-1: no pinning; pinning also confines
+  /// OpenMP to that core).
+  int pinCore = -1;
+  /// Seed of the random inputs.
+  uint64_t seed = 1;
+  /// Length of the longest reduction a schedule may reorder, for the float
+  /// tolerance; 0 estimates it from the original module.
+  int64_t reductionLength = 0;
+  /// Keep the work directory and every candidate's files.
+  bool keepFiles = false;
+  /// Parent of the work directory (empty: the system temporary directory).
+  std::string workDirectory;
+  /// The native compiler (empty: clang-22 on PATH, then
+  /// /usr/lib/llvm-22/bin/clang, then clang).
+  std::string clangPath;
+  /// The harness (empty: tuner-run next to the running executable, then on
+  /// PATH).
+  std::string harnessPath;
+};
+
+class Measurer {
+public:
+  /// Checks that `function` in `original` can be fed by the harness (static
+  /// shapes, supported element types, memref/tensor arguments only), then
+  /// lowers, compiles and measures the module as is: the baseline. Fails with
+  /// a message if the inputs are unusable or the baseline itself does not
+  /// compile, crashes, times out or gives outputs the harness cannot read.
+  /// Measurements run on this machine: `target` must describe the host CPU.
+  static llvm::Expected<std::unique_ptr<Measurer>>
+  create(mlir::ModuleOp original, llvm::StringRef function,
+         const Target &target, MeasureOptions options = {});
+  /// Removes the work directory unless keepFiles.
+  ~Measurer();
+  Measurer(const Measurer &) = delete;
+  Measurer &operator=(const Measurer &) = delete;
+
+  /// The untransformed module's measurement (speedup 1).
+  const Measurement &baseline() const { return baselineMeasurement; }
+  /// Measures one candidate: a module holding the same function with the
+  /// same signature (top-level transform-dialect ops, e.g. a schedule left
+  /// in the file, are ignored). Never fails: problems are statuses.
+  Measurement measure(mlir::ModuleOp candidate);
+  /// Compiles all candidates in parallel (`jobs` at a time), then runs them
+  /// one after the other so that no compilation disturbs a timing.
+  std::vector<Measurement>
+  measureAll(llvm::ArrayRef<mlir::ModuleOp> candidates);
+
+  const HarnessSpec &spec() const { return harnessSpec; }
+  /// The reduction length the float tolerance is computed for.
+  int64_t reductionLength() const { return reduction; }
+  llvm::StringRef workDirectory() const { return workDir; }
+
+private:
+  struct Compiled;
+  Measurer() = default;
+  llvm::Error initialize(mlir::ModuleOp original, llvm::StringRef function,
+                         const Target &target);
+  /// The text of `candidate` without top-level transform ops.
+  std::string serialize(mlir::ModuleOp candidate) const;
+  /// Lowers, translates and compiles one serialized module into a shared
+  /// object named after `stem`. Thread-safe.
+  Compiled compile(const std::string &moduleText,
+                   const std::string &stem) const;
+  /// Runs the harness on a compiled candidate; fills `outputs` on success.
+  Measurement run(const Compiled &compiled, std::string &outputs) const;
+  std::string newStem();
+
+  MeasureOptions options;
+  Target target;
+  mlir::DialectRegistry registry;
+  HarnessSpec harnessSpec;
+  std::string functionName;
+  /// The function type of the original, printed: candidates must match it.
+  std::string signature;
+  int64_t reduction = 1;
+  std::string workDir, specPath, clang, libomp, harness;
+  std::string baselineOutputs;
+  Measurement baselineMeasurement;
+  unsigned nextCandidate = 0;
+};
+
+/// The harness spec for `function`: one buffer per argument (compared if it
+/// is a memref, since the function may write it) and one out-param per
+/// result (compared). Fails, naming the argument or result, on dynamic
+/// shapes, scalars, non-identity layouts, memory spaces and unsupported
+/// element types.
+llvm::Expected<HarnessSpec> buildHarnessSpec(mlir::func::FuncOp function,
+                                             uint64_t seed);
+
+/// The longest reduction under `root`: the largest product of static
+/// reduction-loop extents over linalg ops; without linalg ops, the largest
+/// static trip count of any loop (a generous stand-in). At least 1.
+int64_t estimateReductionLength(mlir::Operation *root);
+
+} // namespace tuner
+
+#endif // TUNER_MEASURE_MEASURER_H

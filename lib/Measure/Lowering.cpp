@@ -1,0 +1,152 @@
+//===- Lowering.cpp - From tuned IR to the LLVM dialect -------------------===//
+
+#include "tuner/Measure/Lowering.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+namespace {
+/// Linalg vectorization expresses a contraction as transfer_reads with
+/// broadcasting permutation maps, an elementwise multiply and a
+/// vector.multi_reduction. Lowered as is, that materializes the whole 3-D
+/// product and transposes it. This step (internal to the pipeline) moves the
+/// broadcasts and transposes out of the transfers and folds the pattern into
+/// vector.contract, which then lowers to outer products: one broadcast and
+/// one FMA on a 1-D vector per row and reduction step.
+struct FoldVectorContractions
+    : public PassWrapper<FoldVectorContractions, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FoldVectorContractions)
+
+  StringRef getArgument() const final {
+    return "tuner-fold-vector-contractions";
+  }
+  StringRef getDescription() const final {
+    return "Fold broadcast-multiply-reduce vector patterns into "
+           "vector.contract";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<vector::VectorDialect>();
+  }
+  void runOnOperation() override;
+};
+} // namespace
+
+void FoldVectorContractions::runOnOperation() {
+  RewritePatternSet patterns(&getContext());
+  vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+  vector::populateVectorReductionToContractPatterns(patterns);
+  // Not converging within the iteration limit leaves correct IR behind.
+  (void)applyPatternsGreedily(getOperation(), std::move(patterns));
+}
+
+void tuner::buildCpuLoweringPipeline(OpPassManager &pm,
+                                     const CpuLoweringOptions &options) {
+  // Tensors to buffers: every function takes identity-layout memrefs and
+  // returns nothing, its results written to out-params appended to its
+  // arguments (which is the harness's calling convention).
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  // Temporaries are freed, so repeated calls in the harness do not leak.
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createConvertBufferizationToMemRefPass());
+
+  // Structured ops and schedules to loops and 1-D vector ops.
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createForallToParallelLoopPass());
+  pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMaskPass());
+  pm.addNestedPass<func::FuncOp>(std::make_unique<FoldVectorContractions>());
+  pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass(
+      vector::VectorMultiReductionLowering::InnerParallel));
+  pm.addPass(createConvertVectorToSCFPass(
+      VectorTransferToSCFOptions().enableFullUnroll()));
+  pm.addPass(createLowerAffinePass());
+  if (options.openmp) {
+    ConvertSCFToOpenMPPassOptions openmp;
+    openmp.numThreads = options.numThreads;
+    pm.addPass(createConvertSCFToOpenMPPass(openmp));
+  }
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(arith::createArithExpandOpsPass());
+
+  // To the LLVM dialect. Memrefs (and the alloca scopes that OpenMP bodies
+  // get) are lowered before scf, since an alloca scope must stay one block.
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.vectorContractLowering =
+      vector::VectorContractLowering::OuterProduct;
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
+  if (options.openmp)
+    pm.addPass(createConvertOpenMPToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+namespace {
+struct LowerCpuPipelineOptions
+    : public PassPipelineOptions<LowerCpuPipelineOptions> {
+  Option<bool> openmp{*this, "openmp",
+                      llvm::cl::desc("Lower parallel loops to OpenMP"),
+                      llvm::cl::init(true)};
+  Option<unsigned> numThreads{
+      *this, "num-threads",
+      llvm::cl::desc("OpenMP threads per parallel loop (0: runtime default)"),
+      llvm::cl::init(0)};
+};
+} // namespace
+
+void tuner::registerLoweringPipelines() {
+  static bool registered = [] {
+    PassPipelineRegistration<LowerCpuPipelineOptions>(
+        "tuner-lower-cpu",
+        "Lower linalg/affine/scf/vector IR to the LLVM dialect for the host "
+        "CPU, as the tuner measures it (results become out-params, functions "
+        "get a C interface)",
+        [](OpPassManager &pm, const LowerCpuPipelineOptions &options) {
+          CpuLoweringOptions lowering;
+          lowering.openmp = options.openmp;
+          lowering.numThreads = options.numThreads;
+          buildCpuLoweringPipeline(pm, lowering);
+        });
+    return true;
+  }();
+  (void)registered;
+}

@@ -1,0 +1,86 @@
+//===- Measurement.cpp - The outcome of measuring one candidate -----------===//
+
+#include "tuner/Measure/Measurement.h"
+
+using namespace tuner;
+using llvm::json::Object;
+
+static constexpr std::pair<Status, const char *> kStatusNames[] = {
+    {Status::Ok, "ok"},
+    {Status::ApplyFailed, "apply_failed"},
+    {Status::CompileFailed, "compile_failed"},
+    {Status::Crashed, "crashed"},
+    {Status::Timeout, "timeout"},
+    {Status::WrongResult, "wrong_result"},
+};
+
+llvm::StringRef tuner::statusName(Status status) {
+  for (const auto &[value, name] : kStatusNames)
+    if (value == status)
+      return name;
+  llvm_unreachable("every Status has a name");
+}
+
+std::optional<Status> tuner::parseStatus(llvm::StringRef name) {
+  for (const auto &[value, text] : kStatusNames)
+    if (name == text)
+      return value;
+  return std::nullopt;
+}
+
+Measurement Measurement::failure(Status status, std::string message) {
+  Measurement result;
+  result.status = status;
+  result.message = std::move(message);
+  return result;
+}
+
+llvm::json::Value Measurement::toJSON() const {
+  return Object{{"status", statusName(status)},
+                {"min_seconds", minSeconds},
+                {"median_seconds", medianSeconds},
+                {"max_seconds", maxSeconds},
+                {"repetitions", int64_t(repetitions)},
+                {"speedup", speedup},
+                {"message", message}};
+}
+
+llvm::Expected<Measurement>
+Measurement::fromJSON(const llvm::json::Value &json) {
+  const Object *object = json.getAsObject();
+  if (!object)
+    return llvm::createStringError("measurement: expected an object");
+  Measurement result;
+  std::optional<llvm::StringRef> status = object->getString("status");
+  if (!status)
+    return llvm::createStringError(
+        "measurement: missing or non-string field 'status'");
+  std::optional<Status> parsed = parseStatus(*status);
+  if (!parsed)
+    return llvm::createStringError("measurement: unknown status '" + *status +
+                                   "'");
+  result.status = *parsed;
+  for (auto [key, field] :
+       {std::pair<const char *, double *>{"min_seconds", &result.minSeconds},
+        {"median_seconds", &result.medianSeconds},
+        {"max_seconds", &result.maxSeconds},
+        {"speedup", &result.speedup}}) {
+    std::optional<double> value = object->getNumber(key);
+    if (!value)
+      return llvm::createStringError(
+          llvm::Twine("measurement: missing or non-numeric field '") + key +
+          "'");
+    *field = *value;
+  }
+  std::optional<int64_t> repetitions = object->getInteger("repetitions");
+  if (!repetitions || *repetitions < 0)
+    return llvm::createStringError(
+        "measurement: field 'repetitions' must be a non-negative integer");
+  result.repetitions = unsigned(*repetitions);
+  std::optional<llvm::StringRef> message = object->getString("message");
+  if (!message)
+    return llvm::createStringError(
+        "measurement: missing or non-string field 'message'");
+  result.message = message->str();
+  return result;
+}

@@ -1,0 +1,447 @@
+//===- Autotune.cpp - Tune a schedule by measurement ----------------------===//
+//
+// The driver of the data flow in DESIGN.md: Analysis -> Space -> Search
+// (Strategy proposes configs) -> Schedule (config -> script -> applied copy)
+// -> Measure (lower, run, verify, time) -> Database (every measurement), and
+// finally the best verified config applied to the module.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tuner/Analysis/WorkloadHash.h"
+#include "tuner/Database/Database.h"
+#include "tuner/Measure/Measurer.h"
+#include "tuner/Passes/PassUtils.h"
+#include "tuner/Passes/Passes.h"
+#include "tuner/Schedule/ApplySchedule.h"
+#include "tuner/Schedule/ScheduleBuilder.h"
+#include "tuner/Schedule/TransformExtension.h"
+#include "tuner/Search/Strategy.h"
+#include "tuner/Space/ChainOfTrees.h"
+
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/IR/Diagnostics.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <map>
+
+namespace tuner {
+#define GEN_PASS_DEF_TUNERAUTOTUNE
+#include "tuner/Passes/Passes.h.inc"
+} // namespace tuner
+
+using namespace mlir;
+using namespace tuner;
+
+namespace {
+
+/// Milliseconds with three significant digits, for messages.
+std::string formatTime(double seconds) {
+  if (seconds >= 1)
+    return llvm::formatv("{0:F3} s", seconds).str();
+  if (seconds >= 1e-3)
+    return llvm::formatv("{0:F3} ms", seconds * 1e3).str();
+  return llvm::formatv("{0:F3} us", seconds * 1e6).str();
+}
+
+db::MeasurementStatus toRecordStatus(Status status) {
+  return *db::parseMeasurementStatus(statusName(status));
+}
+
+/// Evaluates configs by applying them to a copy of the module and measuring
+/// the copy; reads known results from, and writes new ones to, the database.
+class MeasuringEvaluator : public Evaluator {
+public:
+  MeasuringEvaluator(ModuleOp module, const TunableFunction &tunable,
+                     Measurer &measurer, db::Database *database,
+                     std::string workload, std::string target,
+                     std::string strategy)
+      : module(module), tunable(tunable), measurer(measurer),
+        database(database), workload(std::move(workload)),
+        target(std::move(target)), strategy(std::move(strategy)) {}
+
+  std::vector<Observation> evaluate(llvm::ArrayRef<Config> configs) override {
+    std::vector<Observation> observations(configs.size());
+    std::vector<OwningOpRef<ModuleOp>> candidates;
+    std::vector<size_t> candidateIndex;
+    for (auto [i, config] : llvm::enumerate(configs)) {
+      Observation &observation = observations[i];
+      observation.config = config;
+      if (recall(config, observation))
+        continue;
+      std::string message;
+      OwningOpRef<ModuleOp> candidate = applyConfig(config, message);
+      if (!candidate) {
+        finish(observation,
+               Measurement::failure(Status::ApplyFailed, message));
+        continue;
+      }
+      candidateIndex.push_back(i);
+      candidates.push_back(std::move(candidate));
+    }
+    std::vector<ModuleOp> modules;
+    for (OwningOpRef<ModuleOp> &candidate : candidates)
+      modules.push_back(*candidate);
+    std::vector<Measurement> measurements = measurer.measureAll(modules);
+    for (auto [index, measurement] : llvm::zip(candidateIndex, measurements))
+      finish(observations[index], measurement);
+    return observations;
+  }
+
+  /// The first database error met, if any (the run goes on without it).
+  std::string databaseError;
+  /// Failures by class, over everything evaluated or recalled.
+  std::map<std::string, unsigned> failures;
+
+private:
+  /// Fills `observation` from the database when the config was measured
+  /// before on this machine.
+  bool recall(const Config &config, Observation &observation) {
+    if (!database)
+      return false;
+    auto record = database->lookup(workload, target, config.hash());
+    if (!record) {
+      noteDatabaseError(record.takeError());
+      return false;
+    }
+    if (!*record)
+      return false;
+    observation.cached = true;
+    observation.ok = (*record)->status == db::MeasurementStatus::Ok &&
+                     (*record)->medianSeconds.value_or(0) > 0;
+    if (observation.ok) {
+      observation.medianSeconds = *(*record)->medianSeconds;
+      observation.minSeconds =
+          (*record)->minSeconds.value_or(observation.medianSeconds);
+      observation.value =
+          measurer.baseline().medianSeconds / observation.medianSeconds;
+    }
+    else
+      observation.failure = db::toString((*record)->status).str();
+    if (!observation.ok)
+      ++failures[observation.failure];
+    return true;
+  }
+
+  /// A copy of the module transformed by `config`, or null with the reason.
+  OwningOpRef<ModuleOp> applyConfig(const Config &config,
+                                    std::string &message) {
+    llvm::Expected<std::string> script =
+        buildTransformScript(tunable.tree, tunable.space, config);
+    if (!script) {
+      message = llvm::toString(script.takeError());
+      return nullptr;
+    }
+    OwningOpRef<ModuleOp> copy = module.clone();
+    // A candidate that fails to apply is a result, not an error of the pass:
+    // keep its diagnostics as the record's message.
+    ScopedDiagnosticHandler capture(module.getContext(), [&](Diagnostic &d) {
+      if (d.getSeverity() == DiagnosticSeverity::Error ||
+          d.getSeverity() == DiagnosticSeverity::Note) {
+        if (!message.empty())
+          message += "; ";
+        message += d.str();
+      }
+      return success();
+    });
+    if (failed(applyTransformScript(*copy, *script)))
+      return nullptr;
+    return copy;
+  }
+
+  void finish(Observation &observation, const Measurement &measurement) {
+    observation.ok = measurement.ok();
+    observation.value = measurement.speedup;
+    observation.medianSeconds = measurement.medianSeconds;
+    observation.minSeconds = measurement.minSeconds;
+    if (!observation.ok) {
+      observation.failure = statusName(measurement.status).str();
+      ++failures[observation.failure];
+    }
+    if (!database)
+      return;
+    db::MeasurementRecord record;
+    record.workloadHash = workload;
+    record.target = target;
+    std::string config;
+    llvm::raw_string_ostream(config)
+        << observation.config.toJSON(tunable.space);
+    record.config = config;
+    record.configHash = observation.config.hash();
+    record.status = toRecordStatus(measurement.status);
+    if (measurement.ok()) {
+      record.minSeconds = measurement.minSeconds;
+      record.medianSeconds = measurement.medianSeconds;
+      record.maxSeconds = measurement.maxSeconds;
+      record.repetitions = measurement.repetitions;
+      record.speedup = measurement.speedup;
+    }
+    record.baselineMedianSeconds = measurer.baseline().medianSeconds;
+    record.strategy = strategy;
+    record.toolVersion = TUNER_VERSION_STRING;
+    record.timestamp = db::unixNow();
+    record.message = measurement.message.substr(0, 4000);
+    if (llvm::Error err = database->record(record))
+      noteDatabaseError(std::move(err));
+  }
+
+  void noteDatabaseError(llvm::Error err) {
+    std::string text = llvm::toString(std::move(err));
+    if (databaseError.empty())
+      databaseError = text;
+  }
+
+  ModuleOp module;
+  const TunableFunction &tunable;
+  Measurer &measurer;
+  db::Database *database;
+  std::string workload, target, strategy;
+};
+
+struct TunerAutotunePass
+    : tuner::impl::TunerAutotuneBase<TunerAutotunePass> {
+  using TunerAutotuneBase::TunerAutotuneBase;
+  template <typename PassT>
+  friend SpaceOptions tuner::readSpaceOptions(const PassT &pass);
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<transform::TransformDialect>();
+    registerTunerDialectExtensions(registry);
+  }
+
+  void runOnOperation() override;
+
+private:
+  LogicalResult checkOptions();
+  FailureOr<std::optional<db::Database>> openDatabase();
+  void writeSummary(const TunableFunction &tunable, const Measurer &measurer,
+                    const TuningResult &result,
+                    const std::map<std::string, unsigned> &failures,
+                    bool applied, llvm::StringRef spaceSize);
+};
+
+LogicalResult TunerAutotunePass::checkOptions() {
+  ModuleOp module = getOperation();
+  std::vector<std::string> known = strategyNames();
+  if (!llvm::is_contained(known, strategy.getValue()))
+    return module.emitError()
+           << "unknown strategy '" << strategy
+           << "' (known: " << llvm::join(known, ", ") << ")";
+  if (budget == 0 && timeBudget <= 0)
+    return module.emitError() << "the search needs a limit: set 'budget' "
+                                 "(candidates) or 'time-budget' (seconds)";
+  if (timeBudget < 0)
+    return module.emitError() << "'time-budget' must not be negative (got "
+                              << timeBudget << ")";
+  if (repetitions < 5)
+    return module.emitError() << "'repetitions' must be at least 5 (got "
+                              << repetitions
+                              << "): the median of fewer runs is noise";
+  if (timeout <= 0)
+    return module.emitError() << "'timeout' must be positive (got "
+                              << timeout << ")";
+  return success();
+}
+
+FailureOr<std::optional<db::Database>> TunerAutotunePass::openDatabase() {
+  if (database == "none")
+    return std::optional<db::Database>();
+  std::string path = database;
+  if (path.empty()) {
+    llvm::Expected<std::string> fallback = db::defaultDatabasePath();
+    if (!fallback) {
+      emitError(getOperation(), "no tuning database", fallback.takeError());
+      return failure();
+    }
+    path = *fallback;
+  }
+  llvm::Expected<db::Database> opened = db::Database::open(path);
+  if (!opened) {
+    emitError(getOperation(), "cannot open the tuning database",
+              opened.takeError());
+    return failure();
+  }
+  return std::optional<db::Database>(std::move(*opened));
+}
+
+void TunerAutotunePass::runOnOperation() {
+  ModuleOp module = getOperation();
+  if (failed(checkOptions()))
+    return signalPassFailure();
+
+  FailureOr<TunableFunction> tunable =
+      prepareFunction(module, functionName, target, readSpaceOptions(*this));
+  if (failed(tunable))
+    return signalPassFailure();
+  func::FuncOp func = tunable->func;
+
+  llvm::Expected<ChainOfTrees> chain = ChainOfTrees::build(tunable->space);
+  if (!chain) {
+    emitError(func, "cannot enumerate the search space", chain.takeError());
+    return signalPassFailure();
+  }
+  llvm::Expected<std::unique_ptr<Strategy>> search =
+      createStrategy(strategy, *chain, seed);
+  if (!search) {
+    emitError(module, "", search.takeError());
+    return signalPassFailure();
+  }
+
+  FailureOr<std::optional<db::Database>> opened = openDatabase();
+  if (failed(opened))
+    return signalPassFailure();
+  db::Database *records = *opened ? &**opened : nullptr;
+
+  // Measurements happen here, so they are keyed by this machine.
+  Target host = Target::host();
+  std::string workload = workloadHash(func);
+  if (records)
+    if (llvm::Error err = records->addWorkload(
+            {workload, func.getSymName().str(), canonicalIR(func)})) {
+      emitError(module, "cannot write to the tuning database",
+                std::move(err));
+      return signalPassFailure();
+    }
+
+  MeasureOptions measureOptions;
+  measureOptions.repetitions = repetitions;
+  measureOptions.timeoutSeconds = timeout;
+  measureOptions.jobs = jobs;
+  measureOptions.pinCore = pinCore;
+  llvm::Expected<std::unique_ptr<Measurer>> measurer =
+      Measurer::create(module, func.getSymName(), host, measureOptions);
+  if (!measurer) {
+    emitError(func, "cannot measure the untransformed function",
+              measurer.takeError());
+    return signalPassFailure();
+  }
+
+  MeasuringEvaluator evaluator(module, *tunable, **measurer, records,
+                               workload, host.fingerprint(), strategy);
+  bool interactive = llvm::errs().is_displayed();
+  auto progress = [&](const TuningResult &result) {
+    if (!interactive)
+      return;
+    llvm::errs() << llvm::formatv(
+        "\rautotune: {0} candidates ({1} measured), best {2:F2}x   ",
+        result.history.size(), result.evaluated,
+        result.best ? result.best->value : 0.0);
+    llvm::errs().flush();
+  };
+  unsigned batch = jobs ? jobs : std::max(1u, host.cores);
+  TuningResult result =
+      runTuningLoop(**search, evaluator, {budget, timeBudget}, batch, progress);
+  if (interactive)
+    llvm::errs() << "\n";
+  if (!evaluator.databaseError.empty())
+    func.emitWarning() << "the tuning database could not record every "
+                          "measurement: "
+                       << evaluator.databaseError;
+
+  // Apply the best verified config if it beats the untransformed function.
+  bool applied = false;
+  Config chosen = tunable->space.defaultConfig();
+  if (result.best && result.best->value > 1.0) {
+    chosen = result.best->config;
+    llvm::Expected<std::string> script =
+        buildTransformScript(tunable->tree, tunable->space, chosen);
+    if (!script) {
+      emitError(func, "cannot rebuild the best schedule", script.takeError());
+      return signalPassFailure();
+    }
+    if (failed(applyTransformScript(module, *script)))
+      return signalPassFailure();
+    applied = true;
+  }
+  if (!scheduleOutput.empty()) {
+    llvm::Expected<std::string> script =
+        buildTransformScript(tunable->tree, tunable->space, chosen);
+    if (!script) {
+      emitError(func, "cannot write the schedule", script.takeError());
+      return signalPassFailure();
+    }
+    std::error_code ec;
+    llvm::ToolOutputFile file(scheduleOutput, ec, llvm::sys::fs::OF_Text);
+    if (ec) {
+      module.emitError() << "cannot write '" << scheduleOutput
+                         << "': " << ec.message();
+      return signalPassFailure();
+    }
+    file.os() << *script;
+    file.keep();
+  }
+  writeSummary(*tunable, **measurer, result, evaluator.failures, applied,
+               chain->countString());
+}
+
+void TunerAutotunePass::writeSummary(
+    const TunableFunction &tunable, const Measurer &measurer,
+    const TuningResult &result,
+    const std::map<std::string, unsigned> &failures, bool applied,
+    llvm::StringRef spaceSize) {
+  const Measurement &base = measurer.baseline();
+  func::FuncOp func = tunable.func;
+  unsigned failed = 0;
+  for (const auto &entry : failures)
+    failed += entry.second;
+
+  InFlightDiagnostic remark = func.emitRemark();
+  remark << "autotune @" << func.getSymName() << ": baseline "
+         << formatTime(base.medianSeconds);
+  if (result.best)
+    remark << ", best " << formatTime(result.best->medianSeconds)
+           << llvm::formatv(" ({0:F2}x)", result.best->value);
+  remark << "; " << result.history.size() << " candidates ("
+         << result.evaluated << " measured, "
+         << result.history.size() - result.evaluated << " from the database), "
+         << failed << " failed";
+  if (failed) {
+    remark << " (";
+    llvm::interleaveComma(failures, remark, [&](const auto &entry) {
+      remark << entry.second << " " << entry.first;
+    });
+    remark << ")";
+  }
+  remark << llvm::formatv("; {0:F1} s of search; ", result.seconds)
+         << (applied ? "the best schedule was applied"
+                     : "no candidate beat the untransformed function, which "
+                       "is kept");
+  remark.report();
+
+  if (summaryOutput.empty())
+    return;
+  llvm::json::Object failureCounts;
+  for (const auto &[name, count] : failures)
+    failureCounts[name] = int64_t(count);
+  llvm::json::Value best = nullptr;
+  if (result.best) {
+    best = llvm::json::Object{
+        {"median_s", result.best->medianSeconds},
+        {"min_s", result.best->minSeconds},
+        {"speedup", result.best->value},
+        {"applied", applied},
+        {"config", result.best->config.toJSON(tunable.space)}};
+  }
+  llvm::json::Object summary{
+      {"function", func.getSymName().str()},
+      {"strategy", strategy.getValue()},
+      {"seed", int64_t(seed)},
+      {"baseline",
+       llvm::json::Object{{"median_s", base.medianSeconds},
+                          {"min_s", base.minSeconds},
+                          {"max_s", base.maxSeconds}}},
+      {"best", std::move(best)},
+      {"candidates", int64_t(result.history.size())},
+      {"measured", int64_t(result.evaluated)},
+      {"failed", std::move(failureCounts)},
+      {"search_seconds", result.seconds},
+      {"space_size", spaceSize},
+  };
+  if (llvm::Error err = writeJSONFile(summaryOutput, std::move(summary)))
+    emitError(getOperation(), "cannot write the summary", std::move(err));
+}
+
+} // namespace

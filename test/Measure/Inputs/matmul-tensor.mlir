@@ -1,0 +1,7 @@
+// A 16x16 tensor matmul: the baseline of the tuner-measure tests.
+func.func @matmul(%A: tensor<16x16xf32>, %B: tensor<16x16xf32>,
+                  %C: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %0 = linalg.matmul ins(%A, %B : tensor<16x16xf32>, tensor<16x16xf32>)
+                     outs(%C : tensor<16x16xf32>) -> tensor<16x16xf32>
+  return %0 : tensor<16x16xf32>
+}

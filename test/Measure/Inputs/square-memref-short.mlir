@@ -1,0 +1,11 @@
+// Wrong: skips the last row of B.
+func.func @square(%A: memref<32x32xi32>, %B: memref<32x32xi32>) {
+  affine.for %i = 0 to 31 {
+    affine.for %j = 0 to 32 {
+      %a = affine.load %A[%j, %i] : memref<32x32xi32>
+      %b = arith.muli %a, %a : i32
+      affine.store %b, %B[%i, %j] : memref<32x32xi32>
+    }
+  }
+  return
+}

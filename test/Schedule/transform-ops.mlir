@@ -1,0 +1,164 @@
+// The tuner's affine transform ops, driven directly by a script.
+// RUN: tuner-opt %s --transform-interpreter --split-input-file --verify-diagnostics | FileCheck %s
+
+// Interchange to (j, k, i), then tile i by 4 only: the tile loop of i is
+// outermost, j and k are left untiled and promoted away.
+// CHECK-LABEL: func.func @tile_interchange(
+// CHECK:         affine.for %[[I0:.*]] = 0 to 16 step 4 {
+// CHECK-NEXT:      affine.for %[[J:.*]] = 0 to 8 {
+// CHECK-NEXT:        affine.for %[[K:.*]] = 0 to 4 {
+// CHECK-NEXT:          affine.for %[[I:.*]] = #{{.*}}(%[[I0]]) to #{{.*}}(%[[I0]]) {
+// CHECK-NEXT:            affine.load %{{.*}}[%[[I]], %[[J]], %[[K]]]
+func.func @tile_interchange(%A: memref<16x8x4xf32>, %B: memref<16x8x4xf32>) {
+  affine.for %i = 0 to 16 {
+    affine.for %j = 0 to 8 {
+      affine.for %k = 0 to 4 {
+        %v = affine.load %A[%i, %j, %k] : memref<16x8x4xf32>
+        affine.store %v, %B[%i, %j, %k] : memref<16x8x4xf32>
+      }
+    }
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    %nest = transform.tuner.affine_nest %func index = 0 : (!transform.any_op) -> !transform.any_op
+    %moved = transform.tuner.affine_interchange %nest permutation = [1, 2, 0] : (!transform.any_op) -> !transform.any_op
+    %loops:4 = transform.tuner.affine_tile %moved tile_sizes [0, 0, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.apply_patterns to %func {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// The second outermost nest is found, made parallel; its loop is returned.
+// CHECK-LABEL: func.func @second_nest(
+// CHECK:         affine.for %{{.*}} = 0 to 8 {
+// CHECK:         affine.parallel (%{{.*}}) = (0) to (8) {
+func.func @second_nest(%A: memref<8xf32>) {
+  %c = arith.constant 1.0 : f32
+  affine.for %i = 0 to 8 {
+    affine.store %c, %A[%i] : memref<8xf32>
+  }
+  affine.for %i = 0 to 8 {
+    %v = affine.load %A[%i] : memref<8xf32>
+    %w = arith.addf %v, %c : f32
+    affine.store %w, %A[%i] : memref<8xf32>
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    %nest = transform.tuner.affine_nest %func index = 1 : (!transform.any_op) -> !transform.any_op
+    %par = transform.tuner.affine_parallelize %nest : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A prefix sum carries a dependence: interchange and parallelization are
+// refused with a diagnostic.
+func.func @carried(%A: memref<8x8xf32>) {
+  // expected-note @below {{loop nest}}
+  affine.for %i = 1 to 8 {
+    affine.for %j = 0 to 7 {
+      %v = affine.load %A[%i - 1, %j + 1] : memref<8x8xf32>
+      affine.store %v, %A[%i, %j] : memref<8x8xf32>
+    }
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    %nest = transform.tuner.affine_nest %func index = 0 : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{interchange [1, 0] violates a dependence of the loop nest}}
+    %moved = transform.tuner.affine_interchange %nest permutation = [1, 0] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @serial(%A: memref<8xf32>) {
+  // expected-note @below {{loop}}
+  affine.for %i = 1 to 8 {
+    %v = affine.load %A[%i - 1] : memref<8xf32>
+    affine.store %v, %A[%i] : memref<8xf32>
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    %nest = transform.tuner.affine_nest %func index = 0 : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{the loop carries a dependence and cannot run in parallel}}
+    %par = transform.tuner.affine_parallelize %nest : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// expected-note @below {{target}}
+func.func @one_nest(%A: memref<8xf32>) {
+  %c = arith.constant 1.0 : f32
+  affine.for %i = 0 to 8 {
+    affine.store %c, %A[%i] : memref<8xf32>
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{asked for outermost affine.for #1 but the target has 1}}
+    %nest = transform.tuner.affine_nest %func index = 1 : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @short_band(%A: memref<8xf32>) {
+  %c = arith.constant 1.0 : f32
+  // expected-note @below {{band root}}
+  affine.for %i = 0 to 8 {
+    affine.store %c, %A[%i] : memref<8xf32>
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    %nest = transform.tuner.affine_nest %func index = 0 : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{expected a perfect band of at least 2 loops, found 1}}
+    %l:4 = transform.tuner.affine_tile %nest tile_sizes [2, 2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
+    // expected-error @below {{expects a permutation of 0..2}}
+    %moved = transform.tuner.affine_interchange %root permutation = [0, 2, 2] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
+    // expected-error @below {{expects 3 results (one per tiled loop, then one per band loop), got 2}}
+    %l:2 = transform.tuner.affine_tile %root tile_sizes [4, 0] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

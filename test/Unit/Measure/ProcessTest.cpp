@@ -1,0 +1,69 @@
+//===- ProcessTest.cpp - Child processes with deadlines -------------------===//
+
+#include "tuner/Measure/Process.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include "gtest/gtest.h"
+
+using namespace tuner;
+
+namespace {
+
+ProcessResult runShell(llvm::StringRef script, double timeout,
+                       llvm::StringRef stdoutPath = "") {
+  llvm::StringRef args[] = {"/bin/sh", "-c", script};
+  return runProcess("/bin/sh", args, stdoutPath, "", timeout);
+}
+
+TEST(RunProcess, ExitCodeAndOutput) {
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("process-test", "txt", path));
+  ProcessResult result = runShell("echo hello; exit 3", 10, path);
+  EXPECT_EQ(result.kind, ProcessResult::Kind::Exited);
+  EXPECT_EQ(result.exitCode, 3);
+  EXPECT_FALSE(result.succeeded());
+  auto text = llvm::MemoryBuffer::getFile(path);
+  ASSERT_TRUE(bool(text));
+  EXPECT_EQ((*text)->getBuffer(), "hello\n");
+  llvm::sys::fs::remove(path);
+  EXPECT_TRUE(runShell("exit 0", 10).succeeded());
+}
+
+TEST(RunProcess, Signal) {
+  ProcessResult result = runShell("kill -SEGV $$", 10);
+  EXPECT_EQ(result.kind, ProcessResult::Kind::Signaled);
+  EXPECT_NE(result.message.find("Segmentation"), std::string::npos)
+      << result.message;
+}
+
+TEST(RunProcess, Timeout) {
+  ProcessResult result = runShell("sleep 20", 0.3);
+  EXPECT_EQ(result.kind, ProcessResult::Kind::TimedOut);
+  EXPECT_GE(result.wallSeconds, 0.3);
+  EXPECT_LT(result.wallSeconds, 10.0);
+}
+
+TEST(RunProcess, MissingProgram) {
+  llvm::StringRef args[] = {"/nonexistent/tuner-program"};
+  ProcessResult result =
+      runProcess("/nonexistent/tuner-program", args, "", "", 10);
+  EXPECT_EQ(result.kind, ProcessResult::Kind::FailedToStart);
+  EXPECT_NE(result.message.find("/nonexistent/tuner-program"),
+            std::string::npos)
+      << result.message;
+}
+
+TEST(RunProcess, MemoryLimit) {
+  // 64 MiB of data segment cannot hold a 256 MiB buffer: the allocation in
+  // the child fails (dd exits non-zero) instead of growing without bound.
+  llvm::StringRef args[] = {"/bin/dd", "if=/dev/zero", "of=/dev/null",
+                            "bs=256M", "count=1"};
+  ProcessResult result = runProcess("/bin/dd", args, "", "", 10, 64);
+  EXPECT_FALSE(result.succeeded());
+  EXPECT_TRUE(runProcess("/bin/dd", args, "", "", 10, 0).succeeded());
+}
+
+} // namespace

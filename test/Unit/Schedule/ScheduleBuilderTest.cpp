@@ -1,0 +1,299 @@
+//===- ScheduleBuilderTest.cpp - Config -> transform script ---------------===//
+
+#include "tuner/Schedule/ScheduleBuilder.h"
+#include "tuner/Analysis/ProgramAnalysis.h"
+#include "tuner/Schedule/ApplySchedule.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+using namespace tuner;
+
+namespace {
+
+constexpr llvm::StringLiteral kFillMatmul = R"mlir(
+func.func @mm(%A: tensor<16x16xf32>, %B: tensor<16x8xf32>) -> tensor<16x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %m = linalg.matmul ins(%A, %B : tensor<16x16xf32>, tensor<16x8xf32>) outs(%f : tensor<16x8xf32>) -> tensor<16x8xf32>
+  return %m : tensor<16x8xf32>
+}
+)mlir";
+
+constexpr llvm::StringLiteral kAffine = R"mlir(
+func.func @copy(%A: memref<16x8xf32>, %B: memref<16x8xf32>) {
+  affine.for %i = 0 to 16 {
+    affine.for %j = 0 to 8 {
+      %v = affine.load %A[%i, %j] : memref<16x8xf32>
+      affine.store %v, %B[%i, %j] : memref<16x8xf32>
+    }
+  }
+  return
+}
+)mlir";
+
+Parameter withRole(Parameter p, std::string role, std::string nest,
+                   int loop = -1) {
+  p.attributes["role"] = std::move(role);
+  p.attributes["nest"] = std::move(nest);
+  if (loop >= 0)
+    p.attributes["loop"] = std::to_string(loop);
+  return p;
+}
+
+std::vector<ParamValue> ints(std::initializer_list<int64_t> values) {
+  std::vector<ParamValue> result;
+  for (int64_t v : values)
+    result.push_back(ParamValue::integer(v));
+  return result;
+}
+
+class ScheduleBuilderTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    mlir::DialectRegistry registry;
+    registerScheduleDialects(registry);
+    context.appendDialectRegistry(registry);
+  }
+
+  /// Parses `source` and builds the tree of its only function.
+  ProgramTree treeOf(llvm::StringRef source) {
+    module = mlir::parseSourceString<mlir::ModuleOp>(source, &context);
+    EXPECT_TRUE(module);
+    auto func = *module->getOps<mlir::func::FuncOp>().begin();
+    mlir::FailureOr<ProgramTree> tree = buildProgramTree(func);
+    EXPECT_TRUE(mlir::succeeded(tree));
+    return *tree;
+  }
+
+  /// The matmul's space: tiles of its three loops, order, register tile of
+  /// the reduction loop, vectorize, unroll; fusing the fill into it.
+  Space matmulSpace(const ProgramTree &tree) {
+    const std::string mm = tree.nests[1].name, fill = tree.nests[0].name;
+    Space space;
+    for (int loop = 0; loop < 3; ++loop)
+      cantFail(space.addParameter(
+          withRole(Parameter::ordinal("t" + std::to_string(loop),
+                                      ints({1, 2, 4, 8, 16})),
+                   "tile", mm, loop)));
+    cantFail(space.addParameter(withRole(
+        Parameter::ordinal("r2", ints({1, 2, 4, 8, 16})), "rtile", mm, 2)));
+    cantFail(space.addParameter(
+        withRole(Parameter::permutation("order", 3), "order", mm)));
+    cantFail(space.addParameter(
+        withRole(Parameter::boolean("vec"), "vectorize", mm)));
+    cantFail(space.addParameter(
+        withRole(Parameter::ordinal("unroll", ints({1, 2, 4})), "unroll", mm)));
+    cantFail(space.addParameter(
+        withRole(Parameter::boolean("par"), "parallel", mm)));
+    Parameter fuse = Parameter::boolean("fuse");
+    fuse.attributes = {{"role", "fuse"}, {"producer", fill}, {"consumer", mm}};
+    cantFail(space.addParameter(std::move(fuse)));
+    return space;
+  }
+
+  static Config config(ParamValue t0, ParamValue t1, ParamValue t2,
+                       ParamValue r2, ParamValue::Permutation order, bool vec,
+                       int64_t unroll, bool par, bool fuse) {
+    return Config({t0, t1, t2, r2, ParamValue::permutation(std::move(order)),
+                   ParamValue::boolean(vec), ParamValue::integer(unroll),
+                   ParamValue::boolean(par), ParamValue::boolean(fuse)});
+  }
+
+  mlir::MLIRContext context;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+};
+
+TEST_F(ScheduleBuilderTest, MatmulScriptIsReadableAndDeterministic) {
+  ProgramTree tree = treeOf(kFillMatmul);
+  ASSERT_EQ(tree.nests.size(), 2u);
+  Space space = matmulSpace(tree);
+  // Loop 1 (extent 8) tiled by 8 is not tiled; k gets a register tile of 1.
+  Config c = config(ParamValue::integer(4), ParamValue::integer(8),
+                    ParamValue::integer(8), ParamValue::integer(1), {0, 2, 1},
+                    true, 2, false, false);
+  llvm::Expected<std::string> script = buildTransformScript(tree, space, c);
+  ASSERT_TRUE(bool(script)) << llvm::toString(script.takeError());
+  llvm::Expected<std::string> again = buildTransformScript(tree, space, c);
+  ASSERT_TRUE(bool(again)) << llvm::toString(again.takeError());
+  EXPECT_EQ(*script, *again);
+
+  const std::string mm = tree.nests[1].name;
+  EXPECT_NE(script->find("attributes{sym_name = \"mm\"}"), std::string::npos);
+  EXPECT_NE(script->find("transform.split_handle %linalg_ops"),
+            std::string::npos);
+  EXPECT_NE(script->find("transform.structured.tile_using_for %" + mm +
+                         " tile_sizes [4, 0, 8] interchange = [0, 2, 1]"),
+            std::string::npos)
+      << *script;
+  EXPECT_NE(script->find("tile_sizes [0, 0, 1] interchange = [0, 2, 1]"),
+            std::string::npos)
+      << *script;
+  EXPECT_NE(script->find("transform.structured.vectorize %" + mm + "_rtiled"),
+            std::string::npos);
+  EXPECT_NE(script->find("transform.loop.unroll %" + mm +
+                         "_rtiled_loops {factor = 2}"),
+            std::string::npos)
+      << *script;
+  EXPECT_EQ(script->find("loc("), std::string::npos);
+
+  // A different config gives a different script.
+  Config other = config(ParamValue::integer(8), ParamValue::integer(8),
+                        ParamValue::integer(8), ParamValue::integer(1),
+                        {0, 2, 1}, true, 2, false, false);
+  llvm::Expected<std::string> changed =
+      buildTransformScript(tree, space, other);
+  ASSERT_TRUE(bool(changed)) << llvm::toString(changed.takeError());
+  EXPECT_NE(*script, *changed);
+}
+
+TEST_F(ScheduleBuilderTest, DefaultConfigTransformsNothing) {
+  ProgramTree tree = treeOf(kFillMatmul);
+  Space space = matmulSpace(tree);
+  Config c = config(ParamValue::integer(16), ParamValue::integer(8),
+                    ParamValue::integer(16), ParamValue::integer(16), {0, 1, 2},
+                    false, 1, false, false);
+  llvm::Expected<std::string> script = buildTransformScript(tree, space, c);
+  ASSERT_TRUE(bool(script)) << llvm::toString(script.takeError());
+  EXPECT_EQ(script->find("tile_using"), std::string::npos) << *script;
+  EXPECT_EQ(script->find("apply_patterns"), std::string::npos) << *script;
+}
+
+TEST_F(ScheduleBuilderTest, ParallelTilesTheParallelDimsWithForall) {
+  ProgramTree tree = treeOf(kFillMatmul);
+  Space space = matmulSpace(tree);
+  const std::string mm = tree.nests[1].name, fill = tree.nests[0].name;
+  Config c = config(ParamValue::integer(4), ParamValue::integer(4),
+                    ParamValue::integer(8), ParamValue::integer(8), {0, 1, 2},
+                    false, 1, true, true);
+  llvm::Expected<std::string> script = buildTransformScript(tree, space, c);
+  ASSERT_TRUE(bool(script)) << llvm::toString(script.takeError());
+  size_t forall =
+      script->find("tile_using_forall %" + mm + " tile_sizes [4, 4, 0]");
+  size_t forLoops =
+      script->find("tile_using_for %" + mm + "_tiled tile_sizes [0, 0, 8]");
+  // The fill is fused into the scf.forall only: the next loop is a
+  // reduction.
+  size_t fuse = script->find("fuse_into_containing_op %" + fill + " into %" +
+                             mm + "_forall");
+  ASSERT_NE(forall, std::string::npos) << *script;
+  ASSERT_NE(forLoops, std::string::npos) << *script;
+  ASSERT_NE(fuse, std::string::npos) << *script;
+  EXPECT_LT(forall, forLoops);
+  EXPECT_LT(forLoops, fuse);
+  EXPECT_EQ(script->find("fuse_into_containing_op", fuse + 1),
+            std::string::npos)
+      << *script;
+
+  // The whole thing applies.
+  EXPECT_TRUE(mlir::succeeded(applyTransformScript(module.get(), *script)));
+  std::string printed;
+  llvm::raw_string_ostream os(printed);
+  module->print(os);
+  EXPECT_NE(printed.find("scf.forall"), std::string::npos) << printed;
+}
+
+TEST_F(ScheduleBuilderTest, ConfigOutsideTheSpaceNamesTheParameter) {
+  ProgramTree tree = treeOf(kFillMatmul);
+  Space space = matmulSpace(tree);
+  Config c = config(ParamValue::integer(3), ParamValue::integer(8),
+                    ParamValue::integer(16), ParamValue::integer(16), {0, 1, 2},
+                    false, 1, false, false);
+  llvm::Expected<std::string> script = buildTransformScript(tree, space, c);
+  ASSERT_FALSE(bool(script));
+  std::string message = llvm::toString(script.takeError());
+  EXPECT_NE(message.find("t0"), std::string::npos) << message;
+  EXPECT_NE(message.find("3"), std::string::npos) << message;
+}
+
+TEST_F(ScheduleBuilderTest, UnusableParametersAreErrors) {
+  ProgramTree tree = treeOf(kFillMatmul);
+  const std::string mm = tree.nests[1].name;
+  {
+    Space space;
+    cantFail(space.addParameter(
+        withRole(Parameter::boolean("x"), "reticulate", mm)));
+    llvm::Expected<std::string> script =
+        buildTransformScript(tree, space, space.defaultConfig());
+    ASSERT_FALSE(bool(script));
+    EXPECT_NE(llvm::toString(script.takeError()).find("unknown role"),
+              std::string::npos);
+  }
+  {
+    Space space;
+    cantFail(space.addParameter(
+        withRole(Parameter::ordinal("t", ints({1, 2})), "tile", "nowhere", 0)));
+    llvm::Expected<std::string> script =
+        buildTransformScript(tree, space, space.defaultConfig());
+    ASSERT_FALSE(bool(script));
+    EXPECT_NE(llvm::toString(script.takeError()).find("nest 'nowhere'"),
+              std::string::npos);
+  }
+  {
+    Space space;
+    cantFail(space.addParameter(
+        withRole(Parameter::ordinal("t", ints({1, 2})), "tile", mm, 5)));
+    llvm::Expected<std::string> script =
+        buildTransformScript(tree, space, space.defaultConfig());
+    ASSERT_FALSE(bool(script));
+    EXPECT_NE(llvm::toString(script.takeError()).find("'loop' attribute"),
+              std::string::npos);
+  }
+  {
+    // Unrolling with every tiled loop inside the scf.forall: no scf.for.
+    Space space = matmulSpace(tree);
+    Config c = config(ParamValue::integer(4), ParamValue::integer(4),
+                      ParamValue::integer(16), ParamValue::integer(16),
+                      {0, 1, 2}, false, 2, true, false);
+    llvm::Expected<std::string> script = buildTransformScript(tree, space, c);
+    ASSERT_FALSE(bool(script));
+    EXPECT_NE(llvm::toString(script.takeError()).find("no scf.for loop"),
+              std::string::npos);
+  }
+}
+
+TEST_F(ScheduleBuilderTest, AffineNestUsesTheTunerOps) {
+  ProgramTree tree = treeOf(kAffine);
+  ASSERT_EQ(tree.nests.size(), 1u);
+  const std::string n = tree.nests[0].name;
+  Space space;
+  cantFail(space.addParameter(
+      withRole(Parameter::ordinal("t0", ints({1, 4, 16})), "tile", n, 0)));
+  cantFail(space.addParameter(
+      withRole(Parameter::ordinal("t1", ints({1, 2, 8})), "tile", n, 1)));
+  cantFail(space.addParameter(
+      withRole(Parameter::permutation("order", 2), "order", n)));
+  cantFail(space.addParameter(
+      withRole(Parameter::ordinal("unroll", ints({1, 2})), "unroll", n)));
+  cantFail(
+      space.addParameter(withRole(Parameter::boolean("par"), "parallel", n)));
+  Config c({ParamValue::integer(4), ParamValue::integer(2),
+            ParamValue::permutation({1, 0}), ParamValue::integer(2),
+            ParamValue::boolean(true)});
+  llvm::Expected<std::string> script = buildTransformScript(tree, space, c);
+  ASSERT_TRUE(bool(script)) << llvm::toString(script.takeError());
+  // Sizes follow the loops: j (size 2) is outermost after the interchange.
+  EXPECT_NE(script->find("affine_interchange %" + n + " permutation = [1, 0]"),
+            std::string::npos)
+      << *script;
+  EXPECT_NE(script->find("tile_sizes [2, 4]"), std::string::npos) << *script;
+  EXPECT_NE(script->find("transform.loop.unroll %" + n + "_loops#3"),
+            std::string::npos)
+      << *script;
+  EXPECT_NE(script->find("affine_parallelize %" + n + "_loops#0"),
+            std::string::npos)
+      << *script;
+  EXPECT_NE(script->find("--load-dialect-plugin"), std::string::npos);
+
+  ASSERT_TRUE(mlir::succeeded(applyTransformScript(module.get(), *script)));
+  std::string printed;
+  llvm::raw_string_ostream os(printed);
+  module->print(os);
+  EXPECT_NE(printed.find("affine.parallel"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("step 2"), std::string::npos) << printed;
+}
+
+} // namespace

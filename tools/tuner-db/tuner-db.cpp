@@ -1,0 +1,328 @@
+//===- tuner-db.cpp - Inspect, export and import tuning databases ---------===//
+//
+//   tuner-db [--db PATH] list           workloads with counts and best speedup
+//   tuner-db [--db PATH] show PREFIX    a workload's measurements, best first
+//   tuner-db [--db PATH] export [-o F]  JSON lines to stdout or F
+//   tuner-db [--db PATH] import FILE    JSON lines into the database
+//   tuner-db [--db PATH] check          integrity and schema
+//
+//===----------------------------------------------------------------------===//
+
+#include "tuner/Database/Database.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace tuner::db;
+using llvm::Error;
+using llvm::Expected;
+using llvm::StringRef;
+
+namespace cl = llvm::cl;
+
+static cl::OptionCategory toolCategory("tuner-db options");
+
+static cl::opt<std::string>
+    dbPathOption("db",
+                 cl::desc("Tuning database (default: "
+                          "$XDG_DATA_HOME/tuner/tuning.db, else "
+                          "~/.local/share/tuner/tuning.db)"),
+                 cl::value_desc("path"), cl::cat(toolCategory));
+
+static cl::opt<std::string>
+    outputOption("o", cl::desc("File that export writes (default: stdout)"),
+                 cl::value_desc("file"), cl::cat(toolCategory));
+
+static cl::list<std::string> positionals(cl::Positional,
+                                         cl::desc("<command> [argument]"),
+                                         cl::cat(toolCategory));
+
+static constexpr const char *kOverview =
+    "inspect, export and import tuning databases\n\n"
+    "commands:\n"
+    "  list           workloads with measurement counts and best speedup\n"
+    "  show PREFIX    measurements of the workload whose hash starts with "
+    "PREFIX, best first\n"
+    "  export [-o F]  every workload and measurement as JSON lines\n"
+    "  import FILE    JSON lines from FILE (idempotent; all or nothing)\n"
+    "  check          SQLite integrity check and schema check\n";
+
+/// Prints rows as columns padded to the widest cell; a column whose
+/// `rightAligned` entry is true holds numbers.
+static void printTable(llvm::raw_ostream &os,
+                       const std::vector<std::vector<std::string>> &rows,
+                       const std::vector<bool> &rightAligned) {
+  std::vector<size_t> widths(rightAligned.size(), 0);
+  for (const std::vector<std::string> &row : rows)
+    for (size_t i = 0; i < row.size(); ++i)
+      widths[i] = std::max(widths[i], row[i].size());
+  for (const std::vector<std::string> &row : rows) {
+    std::string line;
+    llvm::raw_string_ostream lineOs(line);
+    for (size_t i = 0; i < row.size(); ++i) {
+      if (i)
+        lineOs << "  ";
+      if (rightAligned[i])
+        lineOs << llvm::right_justify(row[i], widths[i]);
+      else
+        lineOs << llvm::left_justify(row[i], widths[i]);
+    }
+    os << StringRef(line).rtrim(' ') << '\n';
+  }
+}
+
+static std::string formatSeconds(const std::optional<double> &seconds) {
+  if (!seconds)
+    return "-";
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format("%.4g", *seconds);
+  return text;
+}
+
+static std::string formatSpeedup(const std::optional<double> &speedup) {
+  if (!speedup)
+    return "-";
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format("%.2fx", *speedup);
+  return text;
+}
+
+/// The first line of a message, cut to a table cell.
+static std::string shortMessage(StringRef message) {
+  StringRef line = message.split('\n').first.rtrim();
+  constexpr size_t kMaxLength = 60;
+  if (line.size() <= kMaxLength)
+    return line.str();
+  return line.take_front(kMaxLength - 3).str() + "...";
+}
+
+static Expected<std::string> databasePath() {
+  if (!dbPathOption.empty())
+    return dbPathOption.getValue();
+  return defaultDatabasePath();
+}
+
+static Expected<Database> openDatabase(Database::Mode mode) {
+  Expected<std::string> path = databasePath();
+  if (!path)
+    return path.takeError();
+  return Database::open(*path, mode);
+}
+
+static Error listCommand() {
+  Expected<Database> db = openDatabase(Database::Mode::ReadOnly);
+  if (!db)
+    return db.takeError();
+  Expected<std::vector<WorkloadSummary>> summaries = db->summarize();
+  if (!summaries)
+    return summaries.takeError();
+  if (summaries->empty()) {
+    llvm::outs() << "no workloads in " << db->path() << "\n";
+    return Error::success();
+  }
+  std::vector<std::vector<std::string>> rows = {
+      {"WORKLOAD", "FUNCTION", "TARGET", "RECORDS", "OK", "FAILED", "BEST"}};
+  for (const WorkloadSummary &summary : *summaries) {
+    uint64_t ok = summary.counts.get(MeasurementStatus::Ok);
+    uint64_t total = summary.counts.total();
+    rows.push_back(
+        {StringRef(summary.workloadHash).take_front(16).str(),
+         summary.functionName, summary.target.empty() ? "-" : summary.target,
+         std::to_string(total), std::to_string(ok), std::to_string(total - ok),
+         formatSpeedup(summary.bestSpeedup)});
+  }
+  printTable(llvm::outs(), rows, {false, false, false, true, true, true, true});
+  return Error::success();
+}
+
+static Error showCommand(StringRef prefix) {
+  Expected<Database> db = openDatabase(Database::Mode::ReadOnly);
+  if (!db)
+    return db.takeError();
+  if (prefix.empty())
+    return llvm::createStringError("show needs a non-empty hash prefix");
+  Expected<std::vector<Workload>> matches = db->findWorkloads(prefix);
+  if (!matches)
+    return matches.takeError();
+  if (matches->empty())
+    return llvm::createStringError("no workload with a hash starting with '" +
+                                   prefix + "' in " + db->path());
+  const Workload *workload = &matches->front();
+  for (const Workload &match : *matches)
+    if (match.hash == prefix)
+      workload = &match;
+  if (matches->size() > 1 && workload->hash != prefix) {
+    std::string hashes;
+    for (const Workload &match : *matches)
+      hashes += (hashes.empty() ? "" : ", ") + match.hash;
+    return llvm::createStringError("hash prefix '" + prefix +
+                                   "' is ambiguous in " + db->path() +
+                                   ": it matches " + hashes);
+  }
+  Expected<std::vector<MeasurementRecord>> records =
+      db->recordsBestFirst(workload->hash);
+  if (!records)
+    return records.takeError();
+  llvm::raw_ostream &os = llvm::outs();
+  os << "workload: " << workload->hash << "\n"
+     << "function: " << workload->functionName << "\n";
+  if (records->empty()) {
+    os << "no measurements\n";
+    return Error::success();
+  }
+  // Records come grouped by target; one table per target.
+  for (size_t begin = 0; begin < records->size();) {
+    const std::string &target = (*records)[begin].target;
+    size_t end = begin;
+    std::vector<std::vector<std::string>> rows = {
+        {"STATUS", "MEDIAN_S", "MIN_S", "MAX_S", "REPS", "SPEEDUP", "STRATEGY",
+         "CONFIG_HASH", "CONFIG", "MESSAGE"}};
+    for (; end < records->size() && (*records)[end].target == target; ++end) {
+      const MeasurementRecord &record = (*records)[end];
+      std::string hash;
+      llvm::raw_string_ostream(hash)
+          << llvm::format_hex_no_prefix(record.configHash, 16);
+      rows.push_back(
+          {toString(record.status).str(), formatSeconds(record.medianSeconds),
+           formatSeconds(record.minSeconds), formatSeconds(record.maxSeconds),
+           std::to_string(record.repetitions), formatSpeedup(record.speedup),
+           record.strategy, hash, record.config, shortMessage(record.message)});
+    }
+    os << "\ntarget: " << target << "\n";
+    printTable(
+        os, rows,
+        {false, true, true, true, true, true, false, false, false, false});
+    begin = end;
+  }
+  return Error::success();
+}
+
+static Error exportCommand() {
+  Expected<Database> db = openDatabase(Database::Mode::ReadOnly);
+  if (!db)
+    return db.takeError();
+  if (outputOption.empty())
+    return db->exportJsonLines(llvm::outs());
+  std::error_code ec;
+  llvm::ToolOutputFile output(outputOption, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return llvm::createStringError(ec, "cannot write " + outputOption + ": " +
+                                           ec.message());
+  if (Error err = db->exportJsonLines(output.os()))
+    return err;
+  output.os().flush();
+  if (output.os().has_error())
+    return llvm::createStringError(output.os().error(),
+                                   "cannot write " + outputOption + ": " +
+                                       output.os().error().message());
+  output.keep();
+  return Error::success();
+}
+
+static Error importCommand(StringRef file) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(file, /*IsText=*/true);
+  if (!buffer)
+    return llvm::createStringError(buffer.getError(),
+                                   "cannot read " + file + ": " +
+                                       buffer.getError().message());
+  Expected<Database> db = openDatabase(Database::Mode::ReadWrite);
+  if (!db)
+    return db.takeError();
+  Expected<ImportStats> stats =
+      db->importJsonLines((*buffer)->getBuffer(), file);
+  if (!stats)
+    return stats.takeError();
+  llvm::outs() << "imported " << stats->workloadsAdded << " workloads and "
+               << stats->measurementsAdded << " measurements from " << file
+               << " into " << db->path() << " (" << stats->measurementsSkipped
+               << " measurements already present)\n";
+  return Error::success();
+}
+
+static Error checkCommand() {
+  Expected<Database> db = openDatabase(Database::Mode::ReadOnly);
+  if (!db)
+    return db.takeError();
+  if (Error err = db->checkIntegrity())
+    return err;
+  Expected<std::vector<WorkloadSummary>> summaries = db->summarize();
+  if (!summaries)
+    return summaries.takeError();
+  llvm::StringSet<> workloads;
+  uint64_t measurements = 0;
+  for (const WorkloadSummary &summary : *summaries) {
+    workloads.insert(summary.workloadHash);
+    measurements += summary.counts.total();
+  }
+  llvm::outs() << db->path() << ": ok (schema version "
+               << Database::kSchemaVersion << ", " << workloads.size()
+               << " workloads, " << measurements << " measurements)\n";
+  return Error::success();
+}
+
+static Error run() {
+  if (positionals.empty())
+    return llvm::createStringError(
+        "no command given; expected list, show, export, import or check "
+        "(see --help)");
+  StringRef command = positionals.front();
+  size_t arguments = positionals.size() - 1;
+  auto expectArguments = [&](size_t count, StringRef usage) -> Error {
+    if (arguments == count)
+      return Error::success();
+    return llvm::createStringError(
+        "'" + command + "' takes " + std::to_string(count) + " argument" +
+        (count == 1 ? "" : "s") + ", got " + std::to_string(arguments) +
+        "; usage: tuner-db " + usage);
+  };
+  if (!outputOption.empty() && command != "export")
+    return llvm::createStringError("-o is only for the export command");
+  if (command == "list") {
+    if (Error err = expectArguments(0, "[--db PATH] list"))
+      return err;
+    return listCommand();
+  }
+  if (command == "show") {
+    if (Error err = expectArguments(1, "[--db PATH] show HASH-PREFIX"))
+      return err;
+    return showCommand(positionals[1]);
+  }
+  if (command == "export") {
+    if (Error err = expectArguments(0, "[--db PATH] export [-o FILE]"))
+      return err;
+    return exportCommand();
+  }
+  if (command == "import") {
+    if (Error err = expectArguments(1, "[--db PATH] import FILE"))
+      return err;
+    return importCommand(positionals[1]);
+  }
+  if (command == "check") {
+    if (Error err = expectArguments(0, "[--db PATH] check"))
+      return err;
+    return checkCommand();
+  }
+  return llvm::createStringError("unknown command '" + command +
+                                 "'; expected list, show, export, import or "
+                                 "check (see --help)");
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(toolCategory);
+  cl::ParseCommandLineOptions(argc, argv, kOverview);
+  if (Error err = run()) {
+    llvm::WithColor::error(llvm::errs(), "tuner-db")
+        << llvm::toString(std::move(err)) << "\n";
+    return 1;
+  }
+  return 0;
+}
