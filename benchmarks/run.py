@@ -176,17 +176,27 @@ def _evaluate_flops(expression, path):
 
 def run(command, env=None, timeout=None, what=None):
     """Runs `command`; returns its stdout, or raises BenchError with stderr."""
-    try:
-        done = subprocess.run(command, env=env, timeout=timeout,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True)
-    except subprocess.TimeoutExpired:
-        raise BenchError("%s timed out after %s s: %s"
-                         % (what or command[0], timeout, shlex.join(command)))
-    except OSError as error:
-        raise BenchError("cannot run %s: %s" % (command[0], error))
+    # The build tree is shared: a tool being relinked by a concurrent build
+    # cannot be executed for a moment, so that is retried a few times.
+    for attempt in range(4):
+        try:
+            done = subprocess.run(command, env=env, timeout=timeout,
+                                  stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+            break
+        except subprocess.TimeoutExpired:
+            raise BenchError("%s timed out after %s s: %s" % (
+                what or command[0], timeout, shlex.join(command)))
+        except OSError as error:
+            if attempt == 3 or not os.path.exists(command[0]) and \
+                    not shutil.which(command[0]):
+                raise BenchError("cannot run %s: %s" % (command[0], error))
+            time.sleep(10)
     if done.returncode != 0:
-        tail = "\n".join(done.stderr.strip().splitlines()[-15:])
+        lines = done.stderr.strip().splitlines()
+        # MLIR tools follow an error with the failing IR: show the errors.
+        errors = [line for line in lines if re.search(r"\berror\b", line)]
+        tail = "\n".join(errors[:5] if errors else lines[-15:])
         raise BenchError("%s failed (exit %d): %s\n%s"
                          % (what or command[0], done.returncode,
                             shlex.join(command), tail))
@@ -412,6 +422,25 @@ def fmt_time(seconds):
     return "%.3g µs" % (seconds * 1e6)
 
 
+def tuned_time(row):
+    """Seconds per call of the module the pass wrote: the best candidate's,
+    or the baseline's when no candidate beat it and the original was kept."""
+    best = row.get("best")
+    if not isinstance(best, dict):
+        return None
+    if best.get("applied") is False:
+        return median(row.get("baseline"))
+    return best.get("median_s")
+
+
+def fmt_speedup(best):
+    if not isinstance(best, dict) or not best.get("speedup"):
+        return "—"
+    if best.get("applied") is False:
+        return "1.00x (best candidate %.2fx, not applied)" % best["speedup"]
+    return "%.2fx" % best["speedup"]
+
+
 def median(entry):
     return entry.get("median_s") if isinstance(entry, dict) else None
 
@@ -454,12 +483,11 @@ def table(rows, args):
              "|" + "|".join("---" for _ in header) + "|"]
     for row in rows:
         best = row.get("best")
-        tuned = median(best)
-        speedup = best.get("speedup") if isinstance(best, dict) else None
+        tuned = tuned_time(row)
         cells = [
             row["kernel"], row["shape"], fmt_time(median(row.get("baseline"))),
             fmt_time(tuned),
-            "%.2fx" % speedup if speedup else "—",
+            fmt_speedup(best),
             "%.2f" % (row["flops"] / tuned / 1e9) if tuned else "—",
             fmt_time(median(row.get("c_o3"))),
             fmt_time(median(row.get("polly"))),

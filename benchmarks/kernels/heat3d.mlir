@@ -10,39 +10,39 @@
 // element-wise linalg.generic on tensors. Each neighbour is a
 // tensor.extract_slice window of the input: linalg infers loop bounds from
 // the first operand that indexes a loop directly, so a shifted map such as
-// (i, j + 1, k + 1) on the halo'd input would make the i loop 258 long.
+// (i, j + 1, k + 1) on the halo'd input would make the i loop 322 long.
 //
-// shape: in 258x258x258 -> out 256x256x256 (N = 256)
-// flops: 15*256*256*256
+// shape: in 322x322x322 -> out 320x320x320 (N = 320)
+// flops: 15*320*320*320
 //   (per axis: multiply by 2, subtract, add, multiply by 0.125; then 3 adds)
 #id = affine_map<(i, j, k) -> (i, j, k)>
-func.func @heat3d(%in: tensor<258x258x258xf32>) -> tensor<256x256x256xf32> {
+func.func @heat3d(%in: tensor<322x322x322xf32>) -> tensor<320x320x320xf32> {
   %two = arith.constant 2.0 : f32
   %eighth = arith.constant 0.125 : f32
-  %c = tensor.extract_slice %in[1, 1, 1] [256, 256, 256] [1, 1, 1]
-      : tensor<258x258x258xf32> to tensor<256x256x256xf32>
-  %ip = tensor.extract_slice %in[2, 1, 1] [256, 256, 256] [1, 1, 1]
-      : tensor<258x258x258xf32> to tensor<256x256x256xf32>
-  %im = tensor.extract_slice %in[0, 1, 1] [256, 256, 256] [1, 1, 1]
-      : tensor<258x258x258xf32> to tensor<256x256x256xf32>
-  %jp = tensor.extract_slice %in[1, 2, 1] [256, 256, 256] [1, 1, 1]
-      : tensor<258x258x258xf32> to tensor<256x256x256xf32>
-  %jm = tensor.extract_slice %in[1, 0, 1] [256, 256, 256] [1, 1, 1]
-      : tensor<258x258x258xf32> to tensor<256x256x256xf32>
-  %kp = tensor.extract_slice %in[1, 1, 2] [256, 256, 256] [1, 1, 1]
-      : tensor<258x258x258xf32> to tensor<256x256x256xf32>
-  %km = tensor.extract_slice %in[1, 1, 0] [256, 256, 256] [1, 1, 1]
-      : tensor<258x258x258xf32> to tensor<256x256x256xf32>
-  %empty = tensor.empty() : tensor<256x256x256xf32>
+  %c = tensor.extract_slice %in[1, 1, 1] [320, 320, 320] [1, 1, 1]
+      : tensor<322x322x322xf32> to tensor<320x320x320xf32>
+  %ip = tensor.extract_slice %in[2, 1, 1] [320, 320, 320] [1, 1, 1]
+      : tensor<322x322x322xf32> to tensor<320x320x320xf32>
+  %im = tensor.extract_slice %in[0, 1, 1] [320, 320, 320] [1, 1, 1]
+      : tensor<322x322x322xf32> to tensor<320x320x320xf32>
+  %jp = tensor.extract_slice %in[1, 2, 1] [320, 320, 320] [1, 1, 1]
+      : tensor<322x322x322xf32> to tensor<320x320x320xf32>
+  %jm = tensor.extract_slice %in[1, 0, 1] [320, 320, 320] [1, 1, 1]
+      : tensor<322x322x322xf32> to tensor<320x320x320xf32>
+  %kp = tensor.extract_slice %in[1, 1, 2] [320, 320, 320] [1, 1, 1]
+      : tensor<322x322x322xf32> to tensor<320x320x320xf32>
+  %km = tensor.extract_slice %in[1, 1, 0] [320, 320, 320] [1, 1, 1]
+      : tensor<322x322x322xf32> to tensor<320x320x320xf32>
+  %empty = tensor.empty() : tensor<320x320x320xf32>
   %out = linalg.generic {indexing_maps = [#id, #id, #id, #id, #id, #id, #id,
                                           #id],
                          iterator_types = ["parallel", "parallel", "parallel"]}
       ins(%c, %ip, %im, %jp, %jm, %kp, %km
-          : tensor<256x256x256xf32>, tensor<256x256x256xf32>,
-            tensor<256x256x256xf32>, tensor<256x256x256xf32>,
-            tensor<256x256x256xf32>, tensor<256x256x256xf32>,
-            tensor<256x256x256xf32>)
-      outs(%empty : tensor<256x256x256xf32>) {
+          : tensor<320x320x320xf32>, tensor<320x320x320xf32>,
+            tensor<320x320x320xf32>, tensor<320x320x320xf32>,
+            tensor<320x320x320xf32>, tensor<320x320x320xf32>,
+            tensor<320x320x320xf32>)
+      outs(%empty : tensor<320x320x320xf32>) {
   ^bb0(%vc: f32, %vip: f32, %vim: f32, %vjp: f32, %vjm: f32, %vkp: f32,
        %vkm: f32, %o: f32):
     %c2 = arith.mulf %two, %vc : f32
@@ -59,6 +59,6 @@ func.func @heat3d(%in: tensor<258x258x258xf32>) -> tensor<256x256x256xf32> {
     %s1 = arith.addf %s0, %dk : f32
     %r = arith.addf %s1, %vc : f32
     linalg.yield %r : f32
-  } -> tensor<256x256x256xf32>
-  return %out : tensor<256x256x256xf32>
+  } -> tensor<320x320x320xf32>
+  return %out : tensor<320x320x320xf32>
 }

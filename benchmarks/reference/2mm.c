@@ -9,10 +9,10 @@
 #include <cblas.h>
 #endif
 
-#define NI 512
-#define NK 576
-#define NJ 544
-#define NL 608
+#define NI 384
+#define NK 448
+#define NJ 416
+#define NL 480
 
 static float *A, *B, *C, *D, *OUT, *TMP;
 
@@ -22,8 +22,8 @@ static void call(void *context) {
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, NI, NJ, NK, 1.5f, A,
               NK, B, NJ, 0.0f, TMP, NJ);
   memcpy(OUT, D, sizeof(float) * NI * NL);
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, NI, NL, NJ, 1.0f,
-              TMP, NJ, C, NL, 1.2f, OUT, NL);
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, NI, NL, NJ, 1.0f, TMP,
+              NJ, C, NL, 1.2f, OUT, NL);
 }
 #else
 __attribute__((noinline)) static void
@@ -51,8 +51,8 @@ mm2(const float (*restrict a)[NK], const float (*restrict b)[NJ],
 
 static void call(void *context) {
   (void)context;
-  mm2((const float (*)[NK])A, (const float (*)[NJ])B, (const float (*)[NL])C,
-      (const float (*)[NL])D, (float (*)[NL])OUT, (float (*)[NJ])TMP);
+  mm2((const float(*)[NK])A, (const float(*)[NJ])B, (const float(*)[NL])C,
+      (const float(*)[NL])D, (float(*)[NL])OUT, (float(*)[NJ])TMP);
 }
 #endif
 

@@ -26,8 +26,8 @@ box_blur(const float (*restrict in)[H + 2][W + 2], float (*restrict out)[H][W],
 
 static void call(void *context) {
   (void)context;
-  box_blur((const float (*)[H + 2][W + 2])IN, (float (*)[H][W])OUT,
-           (float (*)[H + 2][W])BX);
+  box_blur((const float(*)[H + 2][W + 2]) IN, (float(*)[H][W])OUT,
+           (float(*)[H + 2][W]) BX);
 }
 
 int main(int argc, char **argv) {

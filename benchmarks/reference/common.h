@@ -41,8 +41,7 @@ static float *bench_buffer(size_t n, unsigned buffer) {
   size_t bytes = (n * sizeof(float) + 63) / 64 * 64;
   float *data = (float *)aligned_alloc(64, bytes ? bytes : 64);
   if (!data) {
-    fprintf(stderr, "cannot allocate %zu bytes for buffer %u\n", bytes,
-            buffer);
+    fprintf(stderr, "cannot allocate %zu bytes for buffer %u\n", bytes, buffer);
     exit(2);
   }
   for (size_t i = 0; i < n; ++i)
@@ -119,7 +118,8 @@ static int bench_parse_option(int argc, char **argv, int *i,
 
 /* Writes the outputs to options->dump (after one call) or times `call`, and
  * prints one JSON line. Returns the process exit status. */
-static int bench_execute(const char *kernel, const struct bench_options *options,
+static int bench_execute(const char *kernel,
+                         const struct bench_options *options,
                          void (*call)(void *), void *context,
                          const struct bench_output *outputs,
                          unsigned num_outputs) {
@@ -165,8 +165,8 @@ static int bench_execute(const char *kernel, const struct bench_options *options
     per_call[r] = bench_time_calls(call, context, calls) / (double)calls;
   qsort(per_call, options->reps, sizeof(double), bench_compare_doubles);
   unsigned n = options->reps;
-  double median = n % 2 ? per_call[n / 2]
-                        : 0.5 * (per_call[n / 2 - 1] + per_call[n / 2]);
+  double median =
+      n % 2 ? per_call[n / 2] : 0.5 * (per_call[n / 2 - 1] + per_call[n / 2]);
   printf("{\"kernel\": \"%s\", \"median_s\": %.9g, \"min_s\": %.9g, "
          "\"max_s\": %.9g, \"repetitions\": %u, \"calls_per_repetition\": "
          "%llu}\n",
@@ -177,10 +177,9 @@ static int bench_execute(const char *kernel, const struct bench_options *options
 
 /* main() of a reference: parses the protocol options, then runs. */
 __attribute__((unused)) static int
-bench_main(int argc, char **argv, const char *kernel,
-                      void (*call)(void *), void *context,
-                      const struct bench_output *outputs,
-                      unsigned num_outputs) {
+bench_main(int argc, char **argv, const char *kernel, void (*call)(void *),
+           void *context, const struct bench_output *outputs,
+           unsigned num_outputs) {
   struct bench_options options = {5, 0.02, NULL};
   for (int i = 1; i < argc; ++i)
     if (!bench_parse_option(argc, argv, &i, &options))

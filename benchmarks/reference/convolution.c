@@ -2,7 +2,7 @@
  * convolution with bias, stride 1, no padding,
  *   out[n][f][y][x] = bias[f]
  *       + sum_{c, ky, kx} in[n][c][y + ky][x + kx] * w[f][c][ky][kx]
- * N = 8, C = 3, F = 2, H = W = 256, K = 3, in the MLIR kernel's order:
+ * N = 8, C = 3, F = 2, H = W = 1024, K = 3, in the MLIR kernel's order:
  * broadcast the bias, then linalg.conv_2d_nchw_fchw's loops
  * (n, f, y, x, c, ky, kx). conv_relu.c includes this file with CONV_RELU
  * defined to add the ReLU pass of kernels/conv_relu.mlir.
@@ -12,8 +12,8 @@
 #define BN 8
 #define BC 3
 #define BF 2
-#define BH 256
-#define BW 256
+#define BH 1024
+#define BW 1024
 #define BK 3
 
 #ifdef CONV_RELU
@@ -52,9 +52,8 @@ convolution(const float (*restrict in)[BC][BH + BK - 1][BW + BK - 1],
 
 static void call(void *context) {
   (void)context;
-  convolution((const float (*)[BC][BH + BK - 1][BW + BK - 1])IN,
-              (const float (*)[BC][BK][BK])W, BIAS,
-              (float (*)[BF][BH][BW])OUT);
+  convolution((const float(*)[BC][BH + BK - 1][BW + BK - 1]) IN,
+              (const float(*)[BC][BK][BK])W, BIAS, (float(*)[BF][BH][BW])OUT);
 }
 
 int main(int argc, char **argv) {

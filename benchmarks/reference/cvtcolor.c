@@ -1,15 +1,15 @@
 /* cvtcolor.c - C reference for kernels/cvtcolor.mlir: planar RGB to gray,
- *   gray[y][x] = 0.299 * r + 0.587 * g + 0.114 * b,   H = W = 2048.
+ *   gray[y][x] = 0.299 * r + 0.587 * g + 0.114 * b,   H = W = 4096.
  * Buffers: rgb = 0, result gray = 1. */
 #include "common.h"
 
-#define H 2048
-#define W 2048
+#define H 4096
+#define W 4096
 
 static float *RGB, *GRAY;
 
-__attribute__((noinline)) static void cvtcolor(const float (*restrict rgb)[H][W],
-                                               float (*restrict gray)[W]) {
+__attribute__((noinline)) static void
+cvtcolor(const float (*restrict rgb)[H][W], float (*restrict gray)[W]) {
   for (int y = 0; y < H; ++y)
     for (int x = 0; x < W; ++x) {
       float r = 0.299f * rgb[0][y][x];
@@ -21,7 +21,7 @@ __attribute__((noinline)) static void cvtcolor(const float (*restrict rgb)[H][W]
 
 static void call(void *context) {
   (void)context;
-  cvtcolor((const float (*)[H][W])RGB, (float (*)[W])GRAY);
+  cvtcolor((const float(*)[H][W])RGB, (float(*)[W])GRAY);
 }
 
 int main(int argc, char **argv) {

@@ -1,18 +1,18 @@
 /* doitgen.c - C reference for kernels/doitgen.mlir (PolyBench doitgen):
- *   out[r][q][p] = sum_s A[r][q][s] * C4[s][p],  R = Q = 128, P = S = 256
+ *   out[r][q][p] = sum_s A[r][q][s] * C4[s][p],  R = Q = 64, P = S = 128
  * in the MLIR kernel's order (r, q, p, s), out zero-filled first.
  * Buffers: A = 0, C4 = 1, result = 2. */
 #include "common.h"
 
-#define R 128
-#define Q 128
-#define P 256
+#define R 64
+#define Q 64
+#define P 128
 
 static float *A, *C4, *OUT;
 
-__attribute__((noinline)) static void
-doitgen(const float (*restrict a)[Q][P], const float (*restrict c4)[P],
-        float (*restrict out)[Q][P]) {
+__attribute__((noinline)) static void doitgen(const float (*restrict a)[Q][P],
+                                              const float (*restrict c4)[P],
+                                              float (*restrict out)[Q][P]) {
   for (int r = 0; r < R; ++r)
     for (int q = 0; q < Q; ++q)
       for (int p = 0; p < P; ++p)
@@ -26,8 +26,7 @@ doitgen(const float (*restrict a)[Q][P], const float (*restrict c4)[P],
 
 static void call(void *context) {
   (void)context;
-  doitgen((const float (*)[Q][P])A, (const float (*)[P])C4,
-          (float (*)[Q][P])OUT);
+  doitgen((const float(*)[Q][P])A, (const float(*)[P])C4, (float(*)[Q][P])OUT);
 }
 
 int main(int argc, char **argv) {

@@ -17,8 +17,8 @@ static float *A, *B, *C;
 #ifdef USE_BLAS
 static void call(void *context) {
   (void)context;
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, A, K,
-              B, N, 0.0f, C, N);
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, A, K, B,
+              N, 0.0f, C, N);
 }
 #else
 __attribute__((noinline)) static void matmul(const float (*restrict a)[K],
@@ -35,7 +35,7 @@ __attribute__((noinline)) static void matmul(const float (*restrict a)[K],
 
 static void call(void *context) {
   (void)context;
-  matmul((const float (*)[K])A, (const float (*)[N])B, (float (*)[N])C);
+  matmul((const float(*)[K])A, (const float(*)[N])B, (float(*)[N])C);
 }
 #endif
 

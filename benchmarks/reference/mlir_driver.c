@@ -42,10 +42,12 @@ static void call_function(void *function, P *a, unsigned count) {
     ((void (*)(P, P, P, P, P, P))function)(a[0], a[1], a[2], a[3], a[4], a[5]);
     break;
   case 7:
-    ((void (*)(P, P, P, P, P, P, P))function)(a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
+    ((void (*)(P, P, P, P, P, P, P))function)(a[0], a[1], a[2], a[3], a[4],
+                                              a[5], a[6]);
     break;
   case 8:
-    ((void (*)(P, P, P, P, P, P, P, P))function)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
+    ((void (*)(P, P, P, P, P, P, P, P))function)(a[0], a[1], a[2], a[3], a[4],
+                                                 a[5], a[6], a[7]);
     break;
   }
 }
@@ -78,8 +80,9 @@ int main(int argc, char **argv) {
     positional[num_positional++] = argv[i];
   }
   if (num_positional != 4) {
-    fprintf(stderr, "usage: %s LIB.so FUNCTION SHAPES COMPARED [--reps N] "
-                    "[--min-time S] [--dump FILE]\n",
+    fprintf(stderr,
+            "usage: %s LIB.so FUNCTION SHAPES COMPARED [--reps N] "
+            "[--min-time S] [--dump FILE]\n",
             argv[0]);
     return 2;
   }

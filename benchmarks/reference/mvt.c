@@ -27,7 +27,7 @@ mvt(const float (*restrict a)[N], const float *restrict y1,
 
 static void call(void *context) {
   (void)context;
-  mvt((const float (*)[N])A, Y1, Y2, X1, X2, R1, R2);
+  mvt((const float(*)[N])A, Y1, Y2, X1, X2, R1, R2);
 }
 
 int main(int argc, char **argv) {

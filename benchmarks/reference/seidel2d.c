@@ -23,7 +23,7 @@ __attribute__((noinline)) static void seidel2d(float (*restrict a)[N]) {
 
 static void call(void *context) {
   (void)context;
-  seidel2d((float (*)[N])A);
+  seidel2d((float(*)[N])A);
 }
 
 int main(int argc, char **argv) {

@@ -26,6 +26,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/ToolOutputFile.h"
 
+#include <cstdio>
 #include <map>
 
 namespace tuner {
@@ -45,6 +46,13 @@ std::string formatTime(double seconds) {
   if (seconds >= 1e-3)
     return llvm::formatv("{0:F3} ms", seconds * 1e3).str();
   return llvm::formatv("{0:F3} us", seconds * 1e6).str();
+}
+
+/// A number as a user wrote it: 0, 2.5, 1e-06.
+std::string shortNumber(double value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g", value);
+  return text;
 }
 
 db::MeasurementStatus toRecordStatus(Status status) {
@@ -116,8 +124,10 @@ private:
       observation.medianSeconds = *(*record)->medianSeconds;
       observation.minSeconds =
           (*record)->minSeconds.value_or(observation.medianSeconds);
-      observation.value =
-          measurer.baseline().medianSeconds / observation.medianSeconds;
+      // The speedup measured side by side with the baseline of the session
+      // that measured it; times from two sessions are never divided.
+      observation.value = (*record)->speedup.value_or(
+          measurer.baseline().medianSeconds / observation.medianSeconds);
     }
     else
       observation.failure = db::toString((*record)->status).str();
@@ -228,21 +238,21 @@ LogicalResult TunerAutotunePass::checkOptions() {
   std::vector<std::string> known = strategyNames();
   if (!llvm::is_contained(known, strategy.getValue()))
     return module.emitError()
-           << "unknown strategy '" << strategy
+           << "unknown strategy '" << strategy.getValue()
            << "' (known: " << llvm::join(known, ", ") << ")";
   if (budget == 0 && timeBudget <= 0)
     return module.emitError() << "the search needs a limit: set 'budget' "
                                  "(candidates) or 'time-budget' (seconds)";
   if (timeBudget < 0)
     return module.emitError() << "'time-budget' must not be negative (got "
-                              << timeBudget << ")";
+                              << shortNumber(timeBudget) << ")";
   if (repetitions < 5)
     return module.emitError() << "'repetitions' must be at least 5 (got "
-                              << repetitions
+                              << repetitions.getValue()
                               << "): the median of fewer runs is noise";
   if (timeout <= 0)
     return module.emitError() << "'timeout' must be positive (got "
-                              << timeout << ")";
+                              << shortNumber(timeout) << ")";
   return success();
 }
 
@@ -388,7 +398,8 @@ void TunerAutotunePass::writeSummary(
   for (const auto &entry : failures)
     failed += entry.second;
 
-  InFlightDiagnostic remark = func.emitRemark();
+  // At the function's location, without printing the whole function.
+  InFlightDiagnostic remark = mlir::emitRemark(func.getLoc());
   remark << "autotune @" << func.getSymName() << ": baseline "
          << formatTime(base.medianSeconds);
   if (result.best)

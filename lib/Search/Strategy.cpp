@@ -48,9 +48,9 @@ tuner::runTuningLoop(Strategy &strategy, Evaluator &evaluator,
       break;
     size_t want = batch;
     if (budget.evaluations > 0) {
-      if (result.evaluated >= budget.evaluations)
+      if (result.history.size() >= budget.evaluations)
         break;
-      want = std::min(want, budget.evaluations - result.evaluated);
+      want = std::min(want, budget.evaluations - result.history.size());
     }
     std::vector<Config> configs = strategy.propose(want);
     if (configs.empty())

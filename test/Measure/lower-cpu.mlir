@@ -4,6 +4,8 @@
 // RUN: tuner-opt --tuner-lower-cpu -split-input-file %s | FileCheck %s
 // RUN: tuner-opt --tuner-lower-cpu="openmp=false" -split-input-file %s \
 // RUN:   | FileCheck %s --check-prefix=SEQ
+// RUN: tuner-opt --tuner-lower-cpu="num-threads=3" -split-input-file %s \
+// RUN:   | FileCheck %s --check-prefix=THREADS
 
 // Tensor matmul: the result becomes a fourth pointer argument.
 // CHECK-LABEL: llvm.func @matmul_tensor(
@@ -62,6 +64,9 @@ func.func @affine_nest(%A: memref<16x16xf32>, %B: memref<16x16xf32>) {
 // CHECK: omp.loop_nest
 // CHECK-NOT: {{[ ](linalg|scf|affine|memref|vector|arith|tensor|bufferization|cf|math|func)\.}}
 // CHECK: llvm.func @_mlir_ciface_forall_tiles
+// THREADS-LABEL: llvm.func @forall_tiles(
+// THREADS: %[[THREADS:.*]] = llvm.mlir.constant(3 : i32) : i32
+// THREADS-NEXT: omp.parallel num_threads(%[[THREADS]] : i32)
 // SEQ-LABEL: llvm.func @forall_tiles(
 // SEQ-NOT: omp.
 // SEQ-NOT: {{[ ](linalg|scf|affine|memref|vector|arith|tensor|bufferization|cf|math|func)\.}}

@@ -145,4 +145,19 @@ def TunerAutotune : Pass<"tuner-autotune", "mlir::ModuleOp"> {
   ] # TunerSpaceOptions;
 }
 
+def TunerApplyBest : Pass<"tuner-apply-best", "mlir::ModuleOp"> {
+  let summary = "Apply the best recorded schedule of each tuned function";
+  let description = [{
+    Like MetaSchedule's "apply history best": for every function with loop
+    nests (or the one named), looks up the best verified measurement of that
+    workload on this machine in the tuning database and applies its config.
+    Functions without a record are left as they are, with a remark. The
+    database is only read.
+  }];
+  let options = [
+    Option<"database", "database", "std::string", /*default=*/"\"\"",
+           "Tuning database (default: the per-user database)">,
+  ] # TunerSpaceOptions;
+}
+
 #endif // TUNER_PASSES

@@ -66,6 +66,8 @@ createStrategy(llvm::StringRef name, const ChainOfTrees &chain, uint64_t seed);
 
 /// Limits of one tuning run; zero means unlimited (not both).
 struct Budget {
+  /// Candidates observed, cached ones included: a run that is killed and
+  /// rerun ends where it would have ended.
   size_t evaluations = 0;
   double seconds = 0;
 };

@@ -1,0 +1,26 @@
+// Impossible options and unusable databases get a diagnostic and a non-zero
+// exit; a file that is not a tuning database is never overwritten.
+// RUN: not tuner-opt %s --tuner-autotune="strategy=genetic database=none" 2>&1 | FileCheck %s --check-prefix=STRATEGY
+// RUN: not tuner-opt %s --tuner-autotune="budget=0 database=none" 2>&1 | FileCheck %s --check-prefix=UNBOUNDED
+// RUN: not tuner-opt %s --tuner-autotune="repetitions=3 database=none" 2>&1 | FileCheck %s --check-prefix=REPETITIONS
+// RUN: not tuner-opt %s --tuner-autotune="timeout=0 database=none" 2>&1 | FileCheck %s --check-prefix=TIMEOUT
+// RUN: printf 'not a database, but precious data\n' > %t.notdb
+// RUN: cp %t.notdb %t.notdb.orig
+// RUN: not tuner-opt %s --tuner-autotune="database=%t.notdb" 2>&1 | FileCheck %s --check-prefix=CORRUPT
+// RUN: cmp %t.notdb %t.notdb.orig
+// RUN: not tuner-opt %s --tuner-apply-best="database=%t.notdb" 2>&1 | FileCheck %s --check-prefix=CORRUPT
+// RUN: cmp %t.notdb %t.notdb.orig
+// RUN: not tuner-opt %s --tuner-apply-best="database=%t.does-not-exist.db" 2>&1 | FileCheck %s --check-prefix=MISSING
+
+// STRATEGY: error: unknown strategy 'genetic' (known: random, exhaustive)
+// UNBOUNDED: error: the search needs a limit: set 'budget' (candidates) or 'time-budget' (seconds)
+// REPETITIONS: error: 'repetitions' must be at least 5 (got 3)
+// TIMEOUT: error: 'timeout' must be positive (got 0)
+// CORRUPT: error: cannot open the tuning database: {{.*}}notdb{{.*}}
+// MISSING: error: cannot open the tuning database: {{.*}}does-not-exist.db
+
+func.func @scale(%a: memref<64xf32>) {
+  %c = arith.constant 2.0 : f32
+  linalg.fill ins(%c : f32) outs(%a : memref<64xf32>)
+  return
+}
