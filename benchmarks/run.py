@@ -90,6 +90,10 @@ class Kernel:
         self.shape = self._header(text, "shape")
         self.flops = _evaluate_flops(self._header(text, "flops"), path)
         self.function, self.args, self.results = _parse_signature(text, path)
+        # Extra --tuner-autotune options this kernel needs, e.g. a longer
+        # timeout for a slow baseline.
+        extra = re.search(r"^//\s*autotune:\s*(.+)$", text, re.M)
+        self.autotune_options = extra.group(1).strip() if extra else ""
 
     def _header(self, text, key):
         match = re.search(r"^//\s*%s:\s*(.+)$" % key, text, re.M)
@@ -359,6 +363,8 @@ def measure_kernel(kernel, args, tools, work, env):
                 args.budget, args.seed, database, summary_path)
             if args.strategy:
                 options += " strategy=" + args.strategy
+            if kernel.autotune_options:
+                options += " " + kernel.autotune_options
             command = [str(tools.tuner_opt), str(kernel.path),
                        "--tuner-autotune=" + options, "-o", str(tuned)]
             row["tune_command"] = shlex.join(command)

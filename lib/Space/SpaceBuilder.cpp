@@ -337,6 +337,26 @@ private:
                               }))
                     .str()))
           return err;
+      // The parallel dims' tile loops become one scf.forall: unrolling needs
+      // an scf.for left, over a tiled reduction dim or a register tile.
+      std::string unrollName = n + ".unroll";
+      if (isLinalg && space.indexOf(unrollName)) {
+        std::vector<std::string> loops;
+        std::string reductions = someTiled([&](size_t p) {
+          return !bool(parallelLoop[p]);
+        });
+        if (reductions != "false")
+          loops.push_back(reductions);
+        for (size_t p = 0; p < band.size(); ++p)
+          if (!rtileOf(p).empty())
+            loops.push_back(llvm::formatv("({0} < {1} && {0} < {2})",
+                                          rtileOf(p), tileOf(p), extents[p]));
+        loops.push_back(unrollName + " == 1");
+        if (auto err = space.addConstraint(
+                llvm::formatv("!{0} || {1}", name, llvm::join(loops, " || "))
+                    .str()))
+          return err;
+      }
     }
     return llvm::Error::success();
   }

@@ -147,9 +147,24 @@ TEST(SpaceBuilder, EveryFeasibleConfigRespectsTheStatedRules) {
                  get(*config, "matmul_0.tile.l2").getInteger() < 32;
     if (get(*config, "matmul_0.unroll").getInteger() > 1)
       EXPECT_TRUE(tiled);
-    if (get(*config, "matmul_0.parallel").getBoolean())
+    if (get(*config, "matmul_0.parallel").getBoolean()) {
       EXPECT_TRUE(get(*config, "matmul_0.tile.l0").getInteger() < 64 ||
                   get(*config, "matmul_0.tile.l1").getInteger() < 64);
+      // The parallel tiles are one scf.forall: unrolling needs an scf.for
+      // inside it (a tiled reduction loop or a register tile).
+      bool forLoopLeft =
+          get(*config, "matmul_0.tile.l2").getInteger() < 32;
+      for (int l = 0; l < 3; ++l) {
+        std::string suffix = ".l" + std::to_string(l);
+        int64_t t =
+            get(*config, ("matmul_0.tile" + suffix).c_str()).getInteger();
+        int64_t r =
+            get(*config, ("matmul_0.rtile" + suffix).c_str()).getInteger();
+        forLoopLeft |= r < t && r < extents[l];
+      }
+      if (get(*config, "matmul_0.unroll").getInteger() > 1)
+        EXPECT_TRUE(forLoopLeft);
+    }
   }
 }
 
