@@ -528,11 +528,12 @@ def notes(args, tools, info):
             datetime.datetime.now().strftime("%Y-%m-%d %H:%M")),
         "Command: `%s`" % shlex.join([sys.argv[0]] + sys.argv[1:]),
         "Times: median seconds per call over >= 5 repetitions of >= 20 ms "
-        "each, after a warm-up. Baseline: the untuned kernel, %s. The tuner "
-        "and its measurements ran with OMP_NUM_THREADS=%d." % (
+        "each, after a warm-up. Baseline: the untuned kernel, %s. %s ran "
+        "with OMP_NUM_THREADS=%d." % (
             "measured by the autotune pass in the same session"
             if not args.no_tune else
             "lowered by " + tools.lowering + " and timed by mlir_driver",
+            "The kernels" if args.no_tune else "The tuner and its measurements",
             threads),
         "C -O3: `clang-22 -O3 -march=native`, one thread, the kernel's loops "
         "in the untuned kernel's order. Polly: the same plus `-mllvm -polly`, "

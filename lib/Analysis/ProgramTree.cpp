@@ -42,6 +42,16 @@ llvm::StringRef tuner::stringifyElementType(ElementType type) {
   return "other";
 }
 
+std::optional<ElementType> tuner::parseElementType(llvm::StringRef name) {
+  for (ElementType type :
+       {ElementType::F16, ElementType::BF16, ElementType::F32, ElementType::F64,
+        ElementType::I8, ElementType::I16, ElementType::I32, ElementType::I64,
+        ElementType::Index, ElementType::Other})
+    if (stringifyElementType(type) == name)
+      return type;
+  return std::nullopt;
+}
+
 unsigned tuner::elementTypeBytes(ElementType type) {
   switch (type) {
   case ElementType::I8:
@@ -391,6 +401,148 @@ llvm::json::Value ProgramTree::toJSON() const {
                             {"nests", std::move(nestsJSON)},
                             {"edges", std::move(edgesJSON)},
                             {"rootLoopIds", toJSONArray(rootLoopIds)}};
+}
+
+//===----------------------------------------------------------------------===//
+// fromJSON
+//===----------------------------------------------------------------------===//
+
+// Readers for llvm::json::ObjectMapper, found by argument-dependent lookup.
+// Each reports the first problem at its path and returns false.
+namespace tuner {
+
+static bool fromJSON(const llvm::json::Value &json, ElementType &type,
+                     llvm::json::Path path) {
+  std::optional<llvm::StringRef> name = json.getAsString();
+  std::optional<ElementType> parsed =
+      name ? parseElementType(*name) : std::nullopt;
+  if (!parsed) {
+    path.report("expected one of f16, bf16, f32, f64, i8, i16, i32, i64, "
+                "index, other");
+    return false;
+  }
+  type = *parsed;
+  return true;
+}
+
+static bool fromJSON(const llvm::json::Value &json, NestSource &source,
+                     llvm::json::Path path) {
+  std::optional<llvm::StringRef> name = json.getAsString();
+  if (name && (*name == "linalg" || *name == "affine")) {
+    source = *name == "linalg" ? NestSource::Linalg : NestSource::Affine;
+    return true;
+  }
+  path.report("expected \"linalg\" or \"affine\"");
+  return false;
+}
+
+static bool fromJSON(const llvm::json::Value &json, Buffer &buffer,
+                     llvm::json::Path path) {
+  llvm::json::ObjectMapper map(json, path);
+  return map && map.map("id", buffer.id) && map.map("name", buffer.name) &&
+         map.map("shape", buffer.shape) &&
+         map.map("elementType", buffer.elementType) &&
+         map.map("isTensor", buffer.isTensor) &&
+         map.map("isFunctionArgument", buffer.isFunctionArgument) &&
+         map.map("isFunctionResult", buffer.isFunctionResult);
+}
+
+static bool fromJSON(const llvm::json::Value &json, Loop::Child &child,
+                     llvm::json::Path path) {
+  llvm::json::ObjectMapper map(json, path);
+  std::string kind;
+  if (!map || !map.map("kind", kind) || !map.map("id", child.id))
+    return false;
+  if (kind != "loop" && kind != "computation") {
+    path.field("kind").report("expected \"loop\" or \"computation\"");
+    return false;
+  }
+  child.isLoop = kind == "loop";
+  return true;
+}
+
+static bool fromJSON(const llvm::json::Value &json, Loop &loop,
+                     llvm::json::Path path) {
+  llvm::json::ObjectMapper map(json, path);
+  return map && map.map("id", loop.id) && map.map("name", loop.name) &&
+         map.map("lowerBound", loop.lowerBound) &&
+         map.map("extent", loop.extent) && map.map("step", loop.step) &&
+         map.map("isReduction", loop.isReduction) &&
+         map.map("isParallel", loop.isParallel) &&
+         map.map("parentId", loop.parentId) && map.map("depth", loop.depth) &&
+         map.map("children", loop.children);
+}
+
+static bool fromJSON(const llvm::json::Value &json, Access &access,
+                     llvm::json::Path path) {
+  llvm::json::ObjectMapper map(json, path);
+  return map && map.map("bufferId", access.bufferId) &&
+         map.map("isWrite", access.isWrite) &&
+         map.map("isAffine", access.isAffine) &&
+         map.map("matrix", access.matrix);
+}
+
+static bool fromJSON(const llvm::json::Value &json, OpCounts &ops,
+                     llvm::json::Path path) {
+  llvm::json::ObjectMapper map(json, path);
+  return map && map.map("add", ops.add) && map.map("sub", ops.sub) &&
+         map.map("mul", ops.mul) && map.map("div", ops.div) &&
+         map.map("other", ops.other);
+}
+
+static bool fromJSON(const llvm::json::Value &json, Computation &comp,
+                     llvm::json::Path path) {
+  llvm::json::ObjectMapper map(json, path);
+  return map && map.map("id", comp.id) && map.map("name", comp.name) &&
+         map.map("opName", comp.opName) &&
+         map.map("writtenBufferId", comp.writtenBufferId) &&
+         map.map("writtenShape", comp.writtenShape) &&
+         map.map("elementType", comp.elementType) &&
+         map.map("accesses", comp.accesses) &&
+         map.map("opCounts", comp.opCounts) &&
+         map.map("loopIds", comp.loopIds) && map.map("nestId", comp.nestId);
+}
+
+static bool fromJSON(const llvm::json::Value &json, LoopNest &nest,
+                     llvm::json::Path path) {
+  llvm::json::ObjectMapper map(json, path);
+  return map && map.map("id", nest.id) && map.map("name", nest.name) &&
+         map.map("source", nest.source) &&
+         map.map("rootLoopId", nest.rootLoopId) &&
+         map.map("opIndex", nest.opIndex) &&
+         map.map("computationIds", nest.computationIds) &&
+         map.map("isPerfect", nest.isPerfect) &&
+         map.map("legalOrders", nest.legalOrders) &&
+         map.map("outerLoopParallel", nest.outerLoopParallel);
+}
+
+static bool fromJSON(const llvm::json::Value &json, ProducerConsumerEdge &edge,
+                     llvm::json::Path path) {
+  llvm::json::ObjectMapper map(json, path);
+  return map && map.map("producer", edge.producer) &&
+         map.map("consumer", edge.consumer) &&
+         map.map("bufferId", edge.bufferId) &&
+         map.map("viaTensor", edge.viaTensor) &&
+         map.map("intoInit", edge.intoInit);
+}
+
+} // namespace tuner
+
+llvm::Expected<ProgramTree>
+ProgramTree::fromJSON(const llvm::json::Value &json) {
+  ProgramTree tree;
+  llvm::json::Path::Root root("program tree");
+  llvm::json::ObjectMapper map(json, root);
+  if (!map || !map.map("function", tree.functionName) ||
+      !map.map("buffers", tree.buffers) || !map.map("loops", tree.loops) ||
+      !map.map("computations", tree.computations) ||
+      !map.map("nests", tree.nests) || !map.map("edges", tree.edges) ||
+      !map.map("rootLoopIds", tree.rootLoopIds))
+    return root.getError();
+  std::string problem = tree.verify();
+  if (!problem.empty())
+    return llvm::createStringError("inconsistent program tree: " + problem);
+  return tree;
 }
 
 //===----------------------------------------------------------------------===//

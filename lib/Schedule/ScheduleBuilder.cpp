@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tuner/Schedule/ScheduleBuilder.h"
+#include "tuner/Schedule/SchedulePlan.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -24,32 +25,10 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
-#include <numeric>
 
 using namespace tuner;
 
 namespace {
-
-/// What the config says about one nest, in band positions (0 = not tiled).
-struct NestPlan {
-  const LoopNest *nest = nullptr;
-  std::vector<int64_t> extents;
-  std::vector<bool> isReduction;
-  std::vector<int64_t> tile;  ///< Cache tile sizes; 0: not tiled.
-  std::vector<int64_t> rtile; ///< Register tile sizes; 0: not tiled again.
-  std::vector<int64_t> order; ///< Position i holds band loop order[i].
-  int64_t unroll = 1;
-  bool vectorize = false;
-  bool parallel = false;
-  /// Nests fused into this one (indices of plans, i.e. of tree nests).
-  std::vector<int> producers;
-  /// The plan index of the nest this one is fused into (-1: none).
-  int fusedInto = -1;
-  /// The fuse parameter that fused this nest (for error messages).
-  std::string fuseParameter;
-  /// Handle name stem.
-  std::string handle;
-};
 
 llvm::Error error(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -110,37 +89,20 @@ public:
       : tree(tree), space(space), config(config) {}
 
   llvm::Expected<std::string> build() {
-    if (auto err = space.check(config))
-      return std::move(err);
-    if (auto err = initPlans())
-      return std::move(err);
-    if (auto err = readConfig())
-      return std::move(err);
-    if (auto err = checkFusion())
-      return std::move(err);
+    llvm::Expected<SchedulePlan> planned = planSchedule(tree, space, config);
+    if (!planned)
+      return planned.takeError();
+    schedule = std::move(*planned);
+    nameHandles();
     return emit();
   }
 
 private:
-  llvm::Error initPlans() {
+  /// A handle name stem per nest that the parser accepts and no other nest
+  /// has.
+  void nameHandles() {
     llvm::StringSet<> used = {"root", "func", "linalg_ops"};
     for (const LoopNest &nest : tree.nests) {
-      NestPlan plan;
-      plan.nest = &nest;
-      for (int loopId : tree.bandOf(nest.id)) {
-        if (loopId < 0 || size_t(loopId) >= tree.loops.size())
-          return error("nest '" + nest.name + "' has an invalid band loop id " +
-                       llvm::Twine(loopId));
-        const Loop &loop = tree.loops[loopId];
-        plan.extents.push_back(loop.extent);
-        plan.isReduction.push_back(loop.isReduction);
-      }
-      size_t depth = plan.extents.size();
-      plan.tile.assign(depth, 0);
-      plan.rtile.assign(depth, 0);
-      plan.order.resize(depth);
-      std::iota(plan.order.begin(), plan.order.end(), 0);
-      // A handle name the parser accepts and no other nest has.
       std::string stem;
       for (char c : nest.name)
         stem.push_back(llvm::isAlnum(c) || c == '_' ? c : '_');
@@ -149,158 +111,15 @@ private:
       if (used.contains(stem))
         stem += "_" + std::to_string(nest.id);
       used.insert(stem);
-      plan.handle = stem;
-      nestByName[nest.name] = plans.size();
-      plans.push_back(std::move(plan));
+      handles.push_back(stem);
     }
-    return llvm::Error::success();
   }
 
-  /// The nest named by attribute `key` of parameter `p`.
-  llvm::Expected<NestPlan *> nestOf(const Parameter &p, llvm::StringRef key) {
-    auto attr = p.attributes.find(key.str());
-    if (attr == p.attributes.end())
-      return error("parameter '" + p.name + "' has no '" + key + "' attribute");
-    auto it = nestByName.find(attr->second);
-    if (it == nestByName.end())
-      return error("parameter '" + p.name + "' names nest '" + attr->second +
-                   "', which function @" + tree.functionName +
-                   " does not have");
-    return &plans[it->second];
+  const LoopNest &nestOf(const NestPlan &plan) const {
+    return tree.nests[plan.nestId];
   }
-
-  /// The band position named by the `loop` attribute of `p`.
-  llvm::Expected<size_t> loopOf(const Parameter &p, const NestPlan &plan) {
-    auto attr = p.attributes.find("loop");
-    int64_t loop = -1;
-    if (attr == p.attributes.end() ||
-        llvm::StringRef(attr->second).getAsInteger(10, loop) || loop < 0 ||
-        size_t(loop) >= plan.extents.size())
-      return error("parameter '" + p.name +
-                   "' needs a 'loop' attribute in [0, " +
-                   llvm::Twine(plan.extents.size()) + ") for nest '" +
-                   plan.nest->name + "'");
-    return size_t(loop);
-  }
-
-  static llvm::Error typeError(const Parameter &p, const ParamValue &v,
-                               llvm::StringRef expected) {
-    return error("parameter '" + p.name + "': value " + v.str() + " is not " +
-                 expected);
-  }
-
-  llvm::Error readConfig() {
-    for (size_t i = 0; i < space.size(); ++i) {
-      const Parameter &p = space[i];
-      const ParamValue &v = config[i];
-      auto roleAttr = p.attributes.find("role");
-      if (roleAttr == p.attributes.end())
-        return error("parameter '" + p.name +
-                     "' has no 'role' attribute: the schedule builder does "
-                     "not know what it controls");
-      llvm::StringRef role = roleAttr->second;
-      if (role == "fuse") {
-        if (!v.isBoolean())
-          return typeError(p, v, "a boolean");
-        if (!v.getBoolean())
-          continue;
-        llvm::Expected<NestPlan *> producer = nestOf(p, "producer");
-        if (!producer)
-          return producer.takeError();
-        llvm::Expected<NestPlan *> consumer = nestOf(p, "consumer");
-        if (!consumer)
-          return consumer.takeError();
-        if ((*producer)->fusedInto >= 0)
-          return error("parameter '" + p.name + "' = true: nest '" +
-                       (*producer)->nest->name + "' is already fused by '" +
-                       (*producer)->fuseParameter + "'");
-        if (*producer == *consumer)
-          return error("parameter '" + p.name +
-                       "' = true: a nest cannot be fused into itself");
-        (*producer)->fusedInto = int(*consumer - plans.data());
-        (*producer)->fuseParameter = p.name;
-        (*consumer)->producers.push_back(int(*producer - plans.data()));
-        continue;
-      }
-      llvm::Expected<NestPlan *> planOr = nestOf(p, "nest");
-      if (!planOr)
-        return planOr.takeError();
-      NestPlan &plan = **planOr;
-      bool isLinalg = plan.nest->source == NestSource::Linalg;
-      if (role == "tile" || role == "rtile") {
-        llvm::Expected<size_t> loop = loopOf(p, plan);
-        if (!loop)
-          return loop.takeError();
-        if (!v.isInteger())
-          return typeError(p, v, "an integer");
-        int64_t extent = plan.extents[*loop];
-        if (v.getInteger() < 1 || v.getInteger() > extent)
-          return error("parameter '" + p.name + "': tile size " + v.str() +
-                       " is outside [1, " + llvm::Twine(extent) +
-                       "] (the loop's extent)");
-        if (role == "rtile" && !isLinalg)
-          return error("parameter '" + p.name +
-                       "': register tiles apply to linalg nests only");
-        (role == "tile" ? plan.tile : plan.rtile)[*loop] =
-            v.getInteger() == extent ? 0 : v.getInteger();
-      } else if (role == "order") {
-        if (!v.isPermutation() ||
-            v.getPermutation().size() != plan.extents.size())
-          return typeError(p, v,
-                           "a permutation of the nest's " +
-                               std::to_string(plan.extents.size()) + " loops");
-        plan.order = v.getPermutation();
-      } else if (role == "unroll") {
-        if (!v.isInteger() || v.getInteger() < 1)
-          return typeError(p, v, "a positive integer");
-        plan.unroll = v.getInteger();
-      } else if (role == "vectorize") {
-        if (!v.isBoolean())
-          return typeError(p, v, "a boolean");
-        if (v.getBoolean() && !isLinalg)
-          return error("parameter '" + p.name +
-                       "' = true: vectorization applies to linalg nests only");
-        plan.vectorize = v.getBoolean();
-      } else if (role == "parallel") {
-        if (!v.isBoolean())
-          return typeError(p, v, "a boolean");
-        plan.parallel = v.getBoolean();
-      } else {
-        return error("parameter '" + p.name + "' has unknown role '" + role +
-                     "'");
-      }
-    }
-    // A register tile equal to its cache tile does not tile again.
-    for (NestPlan &plan : plans)
-      for (size_t l = 0; l < plan.extents.size(); ++l) {
-        int64_t cache = plan.tile[l] ? plan.tile[l] : plan.extents[l];
-        if (plan.rtile[l] == cache)
-          plan.rtile[l] = 0;
-      }
-    return llvm::Error::success();
-  }
-
-  llvm::Error checkFusion() {
-    for (NestPlan &plan : plans) {
-      if (plan.fusedInto < 0)
-        continue;
-      if (plan.nest->source != NestSource::Linalg ||
-          plans[plan.fusedInto].nest->source != NestSource::Linalg)
-        return error("parameter '" + plan.fuseParameter +
-                     "' = true: only linalg nests can be fused");
-      // The nest it ends up in (cycles are impossible in a producer/consumer
-      // DAG, but a hand-written space could say otherwise).
-      int host = plan.fusedInto;
-      for (size_t steps = 0; plans[host].fusedInto >= 0; ++steps) {
-        if (steps > plans.size())
-          return error("parameter '" + plan.fuseParameter +
-                       "' = true: the fusions form a cycle");
-        host = plans[host].fusedInto;
-      }
-    }
-    for (NestPlan &plan : plans)
-      llvm::sort(plan.producers);
-    return llvm::Error::success();
+  const std::string &handleOf(const NestPlan &plan) const {
+    return handles[plan.nestId];
   }
 
   //===--------------------------------------------------------------------===//
@@ -318,7 +137,7 @@ private:
 
   llvm::Expected<std::string> emit() {
     bool usesTunerOps = llvm::any_of(plans, [](const NestPlan &plan) {
-      return plan.nest->source == NestSource::Affine;
+      return plan.source == NestSource::Affine;
     });
     os << "// Schedule of @" << tree.functionName
        << " written by the tuner; replay it with\n"
@@ -342,21 +161,22 @@ private:
     // Handles to every nest, before anything moves.
     std::map<int, const NestPlan *> linalgByIndex;
     for (const NestPlan &plan : plans) {
-      if (plan.nest->source == NestSource::Linalg) {
-        if (plan.nest->opIndex < 0 ||
-            !linalgByIndex.emplace(plan.nest->opIndex, &plan).second)
-          return error("nest '" + plan.nest->name +
+      if (plan.source == NestSource::Linalg) {
+        if (nestOf(plan).opIndex < 0 ||
+            !linalgByIndex.emplace(nestOf(plan).opIndex, &plan).second)
+          return error("nest '" + nestOf(plan).name +
                        "' has an invalid or duplicate op index " +
-                       llvm::Twine(plan.nest->opIndex));
+                       llvm::Twine(nestOf(plan).opIndex));
         continue;
       }
-      line("%" + plan.handle + " = transform.tuner.affine_nest %func index = " +
-           llvm::Twine(plan.nest->opIndex) + " : " + signature(1, 1));
+      line("%" + handleOf(plan) +
+           " = transform.tuner.affine_nest %func index = " +
+           llvm::Twine(nestOf(plan).opIndex) + " : " + signature(1, 1));
     }
     if (!linalgByIndex.empty()) {
       size_t count = linalgByIndex.rbegin()->first + 1;
       std::string matched =
-          count == 1 ? linalgByIndex.begin()->second->handle : "linalg_ops";
+          count == 1 ? handleOf(*linalgByIndex.begin()->second) : "linalg_ops";
       line("%" + matched +
            " = transform.structured.match interface{LinalgOp} in %func : " +
            signature(1, 1));
@@ -366,7 +186,7 @@ private:
           auto it = linalgByIndex.find(i);
           names.push_back(it == linalgByIndex.end()
                               ? "%linalg_" + std::to_string(i)
-                              : "%" + it->second->handle);
+                              : "%" + handleOf(*it->second));
         }
         line(llvm::join(names, ", ") +
              " = transform.split_handle %linalg_ops : " + signature(1, count));
@@ -376,9 +196,8 @@ private:
     for (const NestPlan &plan : plans) {
       if (plan.fusedInto >= 0)
         continue;
-      llvm::Error err = plan.nest->source == NestSource::Linalg
-                            ? emitLinalg(plan)
-                            : emitAffine(plan);
+      llvm::Error err = plan.source == NestSource::Linalg ? emitLinalg(plan)
+                                                          : emitAffine(plan);
       if (err)
         return std::move(err);
     }
@@ -408,7 +227,7 @@ private:
 
   /// One comment line describing what the config chose for `plan`.
   void describe(const NestPlan &plan) {
-    std::string text = "// " + plan.nest->name + ": tile " + list(plan.tile);
+    std::string text = "// " + nestOf(plan).name + ": tile " + list(plan.tile);
     if (!isIdentity(plan.order))
       text += ", order " + list(plan.order);
     if (llvm::any_of(plan.rtile, [](int64_t s) { return s != 0; }))
@@ -429,7 +248,7 @@ private:
 
   void collectFused(const NestPlan &plan, std::vector<std::string> &names) {
     for (int producer : plan.producers) {
-      names.push_back(plans[producer].nest->name);
+      names.push_back(nestOf(plans[producer]).name);
       collectFused(plans[producer], names);
     }
   }
@@ -439,13 +258,13 @@ private:
   std::string tileFor(const NestPlan &plan, const std::string &target,
                       llvm::ArrayRef<int64_t> sizes, llvm::StringRef stem,
                       std::vector<LoopHandle> &loops) {
-    Group group{fresh(plan.handle + "_" + stem.str() + "_loops"), 0};
+    Group group{fresh(handleOf(plan) + "_" + stem.str() + "_loops"), 0};
     std::vector<bool> loopIsReduction;
     for (int64_t dim : plan.order)
       if (sizes[dim] != 0)
         loopIsReduction.push_back(plan.isReduction[dim]);
     group.count = loopIsReduction.size();
-    std::string tiled = fresh(plan.handle + "_" + stem.str());
+    std::string tiled = fresh(handleOf(plan) + "_" + stem.str());
     std::string text = "%" + tiled + ", " + group.def() +
                        " = transform.structured.tile_using_for " + target +
                        " tile_sizes " + list(sizes);
@@ -463,10 +282,10 @@ private:
                      std::vector<LoopHandle> &loops, size_t fusible) {
     for (int id : consumer.producers) {
       const NestPlan &producer = plans[id];
-      std::string current = "%" + producer.handle;
+      std::string current = "%" + handleOf(producer);
       for (size_t i = 0; i < fusible; ++i) {
-        std::string fused = fresh(producer.handle + "_fused");
-        std::string loop = fresh(host.handle + "_loop");
+        std::string fused = fresh(handleOf(producer) + "_fused");
+        std::string loop = fresh(handleOf(host) + "_loop");
         line("%" + fused + ", %" + loop +
              " = transform.structured.fuse_into_containing_op " + current +
              " into " + loops[i].ref + " : " + signature(2, 2));
@@ -478,7 +297,7 @@ private:
   }
 
   llvm::Error emitLinalg(const NestPlan &plan) {
-    const std::string &n = plan.nest->name;
+    const std::string &n = nestOf(plan).name;
     size_t depth = plan.extents.size();
     bool tiles = llvm::any_of(plan.tile, [](int64_t s) { return s != 0; });
     bool rtiles = llvm::any_of(plan.rtile, [](int64_t s) { return s != 0; });
@@ -488,7 +307,7 @@ private:
     transformed = true;
     describe(plan);
 
-    std::string op = "%" + plan.handle;
+    std::string op = "%" + handleOf(plan);
     std::vector<LoopHandle> loops;
     // 1. Cache tiles (forall over the parallel dims first when parallel).
     std::vector<int64_t> forSizes = plan.tile;
@@ -504,8 +323,8 @@ private:
         return error("nest '" + n +
                      "' is parallel but none of its parallel loops is tiled: "
                      "there are no tiles to distribute");
-      std::string tiled = fresh(plan.handle + "_tiled");
-      std::string forall = fresh(plan.handle + "_forall");
+      std::string tiled = fresh(handleOf(plan) + "_tiled");
+      std::string forall = fresh(handleOf(plan) + "_forall");
       line("%" + tiled + ", %" + forall +
            " = transform.structured.tile_using_forall " + op + " tile_sizes " +
            list(forallSizes) + " : " + signature(1, 2));
@@ -570,9 +389,9 @@ private:
     transformed = true;
     describe(plan);
 
-    std::string root = "%" + plan.handle;
+    std::string root = "%" + handleOf(plan);
     if (interchange) {
-      std::string next = fresh(plan.handle + "_interchanged");
+      std::string next = fresh(handleOf(plan) + "_interchanged");
       line("%" + next + " = transform.tuner.affine_interchange " + root +
            " permutation = " + list(plan.order) + " : " + signature(1, 1));
       root = "%" + next;
@@ -588,13 +407,13 @@ private:
     std::vector<int64_t> sizes(depth);
     for (size_t position = 0; position < depth; ++position)
       sizes[position] = plan.tile[plan.order[position]];
-    Group loops{fresh(plan.handle + "_loops"), 0};
+    Group loops{fresh(handleOf(plan) + "_loops"), 0};
     loops.count = depth + llvm::count_if(sizes, [](int64_t s) { return s; });
     line(loops.def() + " = transform.tuner.affine_tile " + root +
          " tile_sizes " + list(sizes) + " : " + signature(1, loops.count));
     if (plan.unroll > 1) {
       if (plan.parallel && loops.count == 1)
-        return error("nest '" + plan.nest->name +
+        return error("nest '" + nestOf(plan).name +
                      "' has a single loop: it cannot be both unrolled and "
                      "parallelized");
       line("transform.loop.unroll " + loops[loops.count - 1] +
@@ -609,8 +428,9 @@ private:
   const ProgramTree &tree;
   const Space &space;
   const Config &config;
-  std::vector<NestPlan> plans;
-  std::map<std::string, size_t> nestByName;
+  SchedulePlan schedule;
+  std::vector<NestPlan> &plans = schedule.nests;
+  std::vector<std::string> handles;
   std::map<std::string, unsigned> counters;
   std::string scriptText;
   llvm::raw_string_ostream os{scriptText};

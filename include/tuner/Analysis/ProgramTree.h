@@ -14,6 +14,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,8 @@ enum class NestSource { Linalg, Affine };
 enum class ElementType { F16, BF16, F32, F64, I8, I16, I32, I64, Index, Other };
 
 llvm::StringRef stringifyElementType(ElementType type);
+/// The inverse of stringifyElementType; std::nullopt for any other string.
+std::optional<ElementType> parseElementType(llvm::StringRef name);
 /// Size in bytes (0 for Other).
 unsigned elementTypeBytes(ElementType type);
 
@@ -160,6 +163,11 @@ public:
   /// Readable, deterministic dump (used by --tuner-print-program).
   void print(llvm::raw_ostream &os) const;
   llvm::json::Value toJSON() const;
+  /// The inverse of toJSON (derived fields it writes, "elementBytes" and
+  /// "band", are ignored). A missing or mistyped field is an error naming
+  /// its path ("expected integer at loops[3].extent"); so is a tree that
+  /// fails verify().
+  static llvm::Expected<ProgramTree> fromJSON(const llvm::json::Value &json);
 
   /// Checks the tree's internal invariants (ids, parent links, access matrix
   /// widths); returns a message describing the first violation, or "".

@@ -10,7 +10,13 @@
 // folder (or into folders that are simply copied together): reading the
 // folder merges them. Lines are appended and flushed one at a time, so a
 // killed generator leaves at most a truncated last line, which readers
-// ignore with a warning and writers complete on resume.
+// skip with a warning and writers remove when they reopen the file.
+//
+//   programs*.jsonl: {"id", "generator", "target", "baseline_seconds",
+//                     "mlir", "tree": ProgramTree::toJSON(),
+//                     "space": Space::toJSON()}
+//   samples*.jsonl:  {"program", "config": Config::toJSON(space), "status",
+//                     "speedup", "median_seconds", "message"}
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,31 +54,43 @@ struct SampleRecord {
   std::string status;
   double speedup = 0;       ///< Baseline median / median; 0 unless ok.
   double medianSeconds = 0; ///< 0 unless ok.
+  std::string message;      ///< Why it failed (shortened); empty if ok.
 };
 
 class Dataset {
 public:
   std::vector<ProgramRecord> programs;
   std::vector<SampleRecord> samples;
+  /// What reading skipped, one "file:line: why" per skipped line (truncated
+  /// last lines left by a killed writer).
+  std::vector<std::string> warnings;
 
   /// Index of each program id in `programs`.
   std::map<std::string, size_t> programIndex() const;
 
-  /// Reads every programs*.jsonl / samples*.jsonl file of `folder`. A
-  /// malformed line (other than a truncated last line) is an error naming
-  /// the file and line; a sample of an unknown program is an error.
+  /// Reads every programs*.jsonl / samples*.jsonl file of `folder` (in name
+  /// order, programs first). A malformed line (other than a truncated last
+  /// line) is an error naming the file and line; so are a program id seen
+  /// twice, a sample of an unknown program and a config outside its
+  /// program's space. A folder without dataset files is an error.
   static llvm::Expected<Dataset> read(llvm::StringRef folder);
+  /// Reads one shard's files, programs<suffix>.jsonl and
+  /// samples<suffix>.jsonl, as `read` does; missing files read as empty.
+  static llvm::Expected<Dataset> readShard(llvm::StringRef folder,
+                                           llvm::StringRef suffix);
 };
 
 /// Appends records to one shard's files in a dataset folder
 /// (programs<suffix>.jsonl, samples<suffix>.jsonl), creating them as needed.
 class DatasetWriter {
 public:
-  /// Opens the shard's files for appending; a truncated last line left by a
-  /// killed writer is completed with a newline (the partial record is then
-  /// skipped by readers).
+  /// Opens the shard's files for appending, creating the folder as needed.
+  /// A last line without its newline left by a killed writer is removed
+  /// when it is not a whole record, and completed when it is.
   static llvm::Expected<DatasetWriter> open(llvm::StringRef folder,
                                             llvm::StringRef suffix);
+  /// Append one line and close the file, so that a kill loses at most the
+  /// line being written.
   llvm::Error add(const ProgramRecord &program);
   llvm::Error add(const SampleRecord &sample, const Space &space);
 
@@ -83,7 +101,13 @@ private:
   std::string programsFile, samplesFile;
 };
 
-/// JSON forms used in the files (and by tools).
+/// The file names of one shard: programs<suffix>.jsonl, samples<suffix>.jsonl.
+std::string programsFileName(llvm::StringRef suffix);
+std::string samplesFileName(llvm::StringRef suffix);
+
+/// JSON forms used in the files (and by tools). Readers check types and
+/// values (a known status, a config in the space, times of "ok" samples
+/// positive) and name the offending field.
 llvm::json::Value toJSON(const ProgramRecord &program);
 llvm::Expected<ProgramRecord> programFromJSON(const llvm::json::Value &json);
 llvm::json::Value toJSON(const SampleRecord &sample, const Space &space);

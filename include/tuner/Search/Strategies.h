@@ -3,7 +3,10 @@
 #ifndef TUNER_SEARCH_STRATEGIES_H
 #define TUNER_SEARCH_STRATEGIES_H
 
+#include "tuner/Search/DecisionTree.h"
 #include "tuner/Search/Strategy.h"
+
+#include <functional>
 
 namespace tuner {
 
@@ -15,6 +18,49 @@ std::unique_ptr<Strategy> createRandomSearch(const ChainOfTrees &chain,
 
 /// Every feasible config once, in the chain's enumeration order.
 std::unique_ptr<Strategy> createExhaustiveSearch(const ChainOfTrees &chain);
+
+/// Identifies a schedule: configs that mean the same schedule must hash
+/// equal, so that no schedule is scored or measured twice. Defaults to
+/// Config::hash.
+using ScheduleHash = std::function<uint64_t(const Config &)>;
+
+struct BeamSearchOptions {
+  /// Partial schedules kept at each level.
+  unsigned width = 8;
+  /// With a model: how many of the best predicted schedules are measured at
+  /// the end (the step that corrects the model's error).
+  unsigned topK = 8;
+  ScheduleHash hash;
+};
+
+/// Beam search over the decision tree (Tiramisu §5). With `model`, every
+/// node is scored by the model in one batch per level (BSM) and the `topK`
+/// best predicted schedules are then proposed for measurement; without one,
+/// every node is proposed, i.e. measured, and the beam keeps the best
+/// measured (BSE, the reference for quality). `model` must outlive it.
+std::unique_ptr<Strategy> createBeamSearch(const DecisionTree &tree,
+                                           Evaluator *model,
+                                           const BeamSearchOptions &options);
+
+struct MonteCarloOptions {
+  /// Nodes expanded (each expansion scores all the node's children in one
+  /// model batch).
+  unsigned iterations = 200;
+  /// Best predicted schedules measured at the end.
+  unsigned topK = 8;
+  /// Random completions of each expanded node, scored in one batch.
+  unsigned rollouts = 8;
+  /// UCT exploration constant (on values normalized to the best seen).
+  double exploration = 1.4;
+  uint64_t seed = 1;
+  ScheduleHash hash;
+};
+
+/// Monte Carlo tree search (UCT) over the decision tree with the model's
+/// prediction as a node's value; keeps the `topK` best schedules seen and
+/// proposes them for measurement at the end.
+std::unique_ptr<Strategy> createMonteCarloTreeSearch(
+    const DecisionTree &tree, Evaluator &model, const MonteCarloOptions &options);
 
 } // namespace tuner
 

@@ -335,4 +335,125 @@ TEST(ProgramTreeTest, ElementTypes) {
   EXPECT_EQ(elementTypeBytes(ElementType::Other), 0u);
 }
 
+TEST(ProgramTreeTest, ParseElementType) {
+  for (ElementType type :
+       {ElementType::F16, ElementType::BF16, ElementType::F32, ElementType::F64,
+        ElementType::I8, ElementType::I16, ElementType::I32, ElementType::I64,
+        ElementType::Index, ElementType::Other})
+    EXPECT_EQ(parseElementType(stringifyElementType(type)), type);
+  EXPECT_EQ(parseElementType("f128"), std::nullopt);
+  EXPECT_EQ(parseElementType(""), std::nullopt);
+}
+
+/// Serializes `value` and parses it back, as a file would.
+llvm::json::Value throughText(const llvm::json::Value &value) {
+  std::string text;
+  llvm::raw_string_ostream(text) << value;
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
+  EXPECT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  return parsed ? std::move(*parsed) : llvm::json::Value(nullptr);
+}
+
+TEST(ProgramTreeTest, FromJSONRoundTrip) {
+  ProgramTree tree = makeTree();
+  llvm::Expected<ProgramTree> read =
+      ProgramTree::fromJSON(throughText(tree.toJSON()));
+  ASSERT_TRUE(bool(read)) << llvm::toString(read.takeError());
+  EXPECT_EQ(read->toJSON(), tree.toJSON());
+  EXPECT_EQ(read->verify(), "");
+  // Spot checks of fields the JSON comparison could only see together.
+  ASSERT_EQ(read->buffers.size(), 3u);
+  EXPECT_EQ(read->buffers[2].elementType, ElementType::F64);
+  EXPECT_TRUE(read->buffers[1].isFunctionResult);
+  EXPECT_EQ(read->loops[2].lowerBound, 2);
+  EXPECT_EQ(read->loops[2].step, 2);
+  EXPECT_TRUE(read->loops[1].isReduction);
+  EXPECT_TRUE(read->loops[0].children.front().isLoop);
+  EXPECT_FALSE(read->computations[1].accesses[0].isAffine);
+  EXPECT_EQ(read->computations[1].accesses[1].matrix,
+            (std::vector<std::vector<int64_t>>{{1, -1}}));
+  EXPECT_EQ(read->computations[1].opCounts.other, 2);
+  EXPECT_EQ(read->nests[1].source, NestSource::Affine);
+  EXPECT_EQ(read->nests[1].legalOrders,
+            (std::vector<std::vector<int64_t>>{{0}}));
+  EXPECT_TRUE(read->nests[0].outerLoopParallel);
+  ASSERT_EQ(read->edges.size(), 1u);
+  EXPECT_EQ(read->edges[0].bufferId, 1);
+  EXPECT_EQ(read->rootLoopIds, (std::vector<int>{0, 2}));
+
+  // An empty tree round-trips too.
+  ProgramTree empty;
+  empty.functionName = "g";
+  llvm::Expected<ProgramTree> readEmpty = ProgramTree::fromJSON(empty.toJSON());
+  ASSERT_TRUE(bool(readEmpty)) << llvm::toString(readEmpty.takeError());
+  EXPECT_EQ(readEmpty->toJSON(), empty.toJSON());
+}
+
+/// The error of reading `json` as a tree ("" if it reads).
+std::string fromJSONError(const llvm::json::Value &json) {
+  llvm::Expected<ProgramTree> tree = ProgramTree::fromJSON(json);
+  if (tree)
+    return "";
+  return llvm::toString(tree.takeError());
+}
+
+TEST(ProgramTreeTest, FromJSONErrorsNameTheField) {
+  auto edited = [](std::function<void(llvm::json::Object &)> edit) {
+    llvm::json::Value value = makeTree().toJSON();
+    edit(*value.getAsObject());
+    return value;
+  };
+  auto element = [](llvm::json::Object &root, llvm::StringRef array,
+                    size_t index) -> llvm::json::Object & {
+    return *(*root.getArray(array))[index].getAsObject();
+  };
+
+  EXPECT_NE(fromJSONError(llvm::json::Array{}).find("expected object"),
+            std::string::npos);
+  std::string missing = fromJSONError(edited(
+      [&](llvm::json::Object &root) { element(root, "loops", 1).erase("extent"); }));
+  EXPECT_NE(missing.find("missing value"), std::string::npos) << missing;
+  EXPECT_NE(missing.find("loops[1].extent"), std::string::npos) << missing;
+
+  std::string mistyped = fromJSONError(edited([&](llvm::json::Object &root) {
+    element(root, "computations", 0)["nestId"] = "zero";
+  }));
+  EXPECT_NE(mistyped.find("computations[0].nestId"), std::string::npos)
+      << mistyped;
+
+  std::string type = fromJSONError(edited([&](llvm::json::Object &root) {
+    element(root, "buffers", 2)["elementType"] = "f128";
+  }));
+  EXPECT_NE(type.find("buffers[2].elementType"), std::string::npos) << type;
+  EXPECT_NE(type.find("expected one of"), std::string::npos) << type;
+
+  std::string source = fromJSONError(edited([&](llvm::json::Object &root) {
+    element(root, "nests", 1)["source"] = "scf";
+  }));
+  EXPECT_NE(source.find("nests[1].source"), std::string::npos) << source;
+
+  std::string kind = fromJSONError(edited([&](llvm::json::Object &root) {
+    auto &child = *(*element(root, "loops", 0).getArray("children"))[0]
+                       .getAsObject();
+    child["kind"] = "statement";
+  }));
+  EXPECT_NE(kind.find("loops[0].children[0].kind"), std::string::npos) << kind;
+
+  std::string matrix = fromJSONError(edited([&](llvm::json::Object &root) {
+    auto &access =
+        *(*element(root, "computations", 1).getArray("accesses"))[1]
+             .getAsObject();
+    access["matrix"] = llvm::json::Array{llvm::json::Array{1, "x"}};
+  }));
+  EXPECT_NE(matrix.find("computations[1].accesses[1].matrix[0][1]"),
+            std::string::npos)
+      << matrix;
+
+  // Well-typed but inconsistent: a loop whose parent does not list it.
+  std::string inconsistent = fromJSONError(edited(
+      [&](llvm::json::Object &root) { element(root, "loops", 1)["parentId"] = 2; }));
+  EXPECT_NE(inconsistent.find("inconsistent program tree"), std::string::npos)
+      << inconsistent;
+}
+
 } // namespace

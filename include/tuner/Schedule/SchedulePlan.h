@@ -1,0 +1,115 @@
+//===- SchedulePlan.h - What a Config says about each loop nest -*- C++ -*-===//
+//
+// Reads a Config of a space built by SpaceBuilder (whose parameters carry
+// role/nest/loop/producer/consumer attributes, see SpaceBuilder.h) into a
+// plain per-nest plan: tile and register tile sizes, loop order, unroll
+// factor, vectorize and parallelize switches, and which nest is fused into
+// which. The schedule builder turns a plan into a Transform-dialect script;
+// the cost model turns it into per-loop transformation tags; the search
+// hashes it so that no schedule is scored or measured twice. No MLIR here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TUNER_SCHEDULE_SCHEDULEPLAN_H
+#define TUNER_SCHEDULE_SCHEDULEPLAN_H
+
+#include "tuner/Analysis/ProgramTree.h"
+#include "tuner/Space/Space.h"
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tuner {
+
+/// What a config says about one loop nest. Vectors are indexed by band
+/// position (see ProgramTree::bandOf), outermost first.
+struct NestPlan {
+  /// Index of the nest in ProgramTree::nests.
+  int nestId = -1;
+  NestSource source = NestSource::Linalg;
+  /// Loop ids of the band.
+  std::vector<int> band;
+  std::vector<int64_t> extents;
+  std::vector<bool> isReduction;
+  /// Cache tile sizes; 0: not tiled (a size equal to the extent reads as 0).
+  std::vector<int64_t> tile;
+  /// Register tile sizes; 0: not tiled again (a size equal to the cache tile,
+  /// or to the extent when not cache-tiled, reads as 0).
+  std::vector<int64_t> rtile;
+  /// Loop order: position i holds band loop order[i].
+  std::vector<int64_t> order;
+  int64_t unroll = 1;
+  bool vectorize = false;
+  bool parallel = false;
+  /// Nests fused into this one (nest indices, sorted).
+  std::vector<int> producers;
+  /// The nest this one is fused into (-1: none).
+  int fusedInto = -1;
+  /// The fuse parameter that fused this nest (for error messages).
+  std::string fuseParameter;
+
+  bool isTiled() const;
+  bool isRegisterTiled() const;
+  bool isInterchanged() const;
+
+  // The loops a linalg nest's schedule generates (band positions, outermost
+  // first). The schedule builder emits exactly these loops.
+
+  /// Positions tiled by the scf.forall of a parallel nest: its tiled parallel
+  /// loops (empty when not parallel).
+  std::vector<size_t> forallPositions() const;
+  /// Positions of the cache-level scf.for tile loops, in loop order: the
+  /// tiled loops not distributed by the scf.forall.
+  std::vector<size_t> tileLoopPositions() const;
+  /// Positions of the register-level scf.for tile loops, in loop order.
+  std::vector<size_t> registerLoopPositions() const;
+  /// Positions of the tile loops that fused producers run inside: the
+  /// scf.forall's positions when parallel, else the leading tile loops up to
+  /// the first reduction loop.
+  std::vector<size_t> fusionPositions() const;
+  /// The position whose generated loop is unrolled when unroll > 1 (linalg:
+  /// the innermost register or cache scf.for; affine: the innermost point
+  /// loop), or -1 when there is none.
+  int unrolledPosition() const;
+  /// The position whose generated loop runs in parallel when `parallel`
+  /// (affine: the outermost loop after tiling; linalg nests distribute all of
+  /// forallPositions()), or -1.
+  int parallelPosition() const;
+  /// Whether the schedule leaves this nest as it is (nothing is emitted for
+  /// it; a fused nest is not untouched).
+  bool isUntouched() const;
+};
+
+/// What a config says about every nest of a program.
+struct SchedulePlan {
+  /// One plan per nest, indexed like ProgramTree::nests.
+  std::vector<NestPlan> nests;
+
+  /// The nest that nest `nestId` ends up in after all fusions (itself when it
+  /// is not fused).
+  int hostOf(int nestId) const;
+
+  /// Structural hash of the schedule the plan stands for, stable across runs.
+  /// Configs that mean the same schedule hash equal: besides tile sizes equal
+  /// to the extent and register tiles equal to the cache tile (already
+  /// normalized in the plan), the order among untiled loops of a linalg nest,
+  /// the settings of a nest fused into another one, and the parallel switch
+  /// of an untouched linalg nest make no difference.
+  uint64_t hash() const;
+};
+
+/// Reads `config` (which must be in `space`: checked, with an error naming
+/// the parameter and value otherwise) into a plan. Fails, naming the
+/// parameter, on a parameter without a known role, one naming a nest the
+/// tree does not have, a value of the wrong kind, a tile size outside the
+/// loop, a register tile or vectorization of an affine nest, a fusion of a
+/// non-linalg nest, a nest fused twice or into itself, and fusion cycles.
+llvm::Expected<SchedulePlan>
+planSchedule(const ProgramTree &tree, const Space &space, const Config &config);
+
+} // namespace tuner
+
+#endif // TUNER_SCHEDULE_SCHEDULEPLAN_H

@@ -1,0 +1,404 @@
+//===- SchedulePlan.cpp - What a Config says about each loop nest ---------===//
+
+#include "tuner/Schedule/SchedulePlan.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/xxhash.h"
+
+#include <map>
+#include <numeric>
+
+using namespace tuner;
+
+//===----------------------------------------------------------------------===//
+// NestPlan
+//===----------------------------------------------------------------------===//
+
+static bool anyNonZero(llvm::ArrayRef<int64_t> sizes) {
+  return llvm::any_of(sizes, [](int64_t s) { return s != 0; });
+}
+
+bool NestPlan::isTiled() const { return anyNonZero(tile); }
+bool NestPlan::isRegisterTiled() const { return anyNonZero(rtile); }
+
+bool NestPlan::isInterchanged() const {
+  for (auto [i, v] : llvm::enumerate(order))
+    if (v != int64_t(i))
+      return true;
+  return false;
+}
+
+std::vector<size_t> NestPlan::forallPositions() const {
+  std::vector<size_t> positions;
+  if (!parallel || source != NestSource::Linalg)
+    return positions;
+  for (size_t p = 0; p < tile.size(); ++p)
+    if (tile[p] != 0 && !isReduction[p])
+      positions.push_back(p);
+  return positions;
+}
+
+std::vector<size_t> NestPlan::tileLoopPositions() const {
+  std::vector<size_t> positions;
+  for (int64_t p : order)
+    if (tile[p] != 0 &&
+        !(parallel && source == NestSource::Linalg && !isReduction[p]))
+      positions.push_back(p);
+  return positions;
+}
+
+std::vector<size_t> NestPlan::registerLoopPositions() const {
+  std::vector<size_t> positions;
+  for (int64_t p : order)
+    if (rtile[p] != 0)
+      positions.push_back(p);
+  return positions;
+}
+
+std::vector<size_t> NestPlan::fusionPositions() const {
+  if (parallel)
+    return forallPositions();
+  std::vector<size_t> positions;
+  for (size_t p : tileLoopPositions()) {
+    if (isReduction[p])
+      break;
+    positions.push_back(p);
+  }
+  return positions;
+}
+
+int NestPlan::unrolledPosition() const {
+  if (unroll <= 1 || order.empty())
+    return -1;
+  if (source == NestSource::Affine)
+    return int(order.back());
+  std::vector<size_t> registerLoops = registerLoopPositions();
+  if (!registerLoops.empty())
+    return int(registerLoops.back());
+  std::vector<size_t> tileLoops = tileLoopPositions();
+  return tileLoops.empty() ? -1 : int(tileLoops.back());
+}
+
+int NestPlan::parallelPosition() const {
+  if (!parallel || source != NestSource::Affine || order.empty())
+    return -1;
+  for (int64_t p : order)
+    if (tile[p] != 0)
+      return int(p);
+  return int(order.front());
+}
+
+bool NestPlan::isUntouched() const {
+  if (fusedInto >= 0)
+    return false;
+  if (source == NestSource::Affine)
+    return !isTiled() && !isInterchanged() && unroll == 1 && !parallel;
+  return !isTiled() && !isRegisterTiled() && !vectorize && unroll == 1 &&
+         producers.empty();
+}
+
+//===----------------------------------------------------------------------===//
+// SchedulePlan
+//===----------------------------------------------------------------------===//
+
+int SchedulePlan::hostOf(int nestId) const {
+  int host = nestId;
+  // Bounded: planSchedule rejects cycles, but a hand-made plan may have one.
+  for (size_t steps = 0;
+       steps <= nests.size() && host >= 0 && size_t(host) < nests.size() &&
+       nests[host].fusedInto >= 0;
+       ++steps)
+    host = nests[host].fusedInto;
+  return host;
+}
+
+namespace {
+/// Byte sink for the structural hash.
+class HashBuilder {
+public:
+  void add(int64_t v) {
+    for (int i = 0; i < 8; ++i)
+      bytes.push_back(uint8_t(uint64_t(v) >> (8 * i)));
+  }
+  /// The positions and their sizes.
+  void addPositions(llvm::ArrayRef<size_t> positions,
+                    llvm::ArrayRef<int64_t> sizes) {
+    add(int64_t(positions.size()));
+    for (size_t p : positions) {
+      add(int64_t(p));
+      add(sizes[p]);
+    }
+  }
+  uint64_t finish() const { return llvm::xxh3_64bits(bytes); }
+
+private:
+  std::vector<uint8_t> bytes;
+};
+} // namespace
+
+uint64_t SchedulePlan::hash() const {
+  HashBuilder h;
+  h.add(int64_t(nests.size()));
+  for (const NestPlan &plan : nests) {
+    h.add(plan.fusedInto);
+    // A fused nest runs inside its host: its own settings are not used.
+    if (plan.fusedInto >= 0)
+      continue;
+    if (plan.isUntouched()) {
+      h.add(0);
+      continue;
+    }
+    h.add(1);
+    h.add(plan.unroll);
+    if (plan.source == NestSource::Affine) {
+      // Interchange, tiling and parallelization apply to the whole band.
+      h.add(plan.parallel);
+      for (size_t p = 0; p < plan.order.size(); ++p) {
+        h.add(plan.order[p]);
+        h.add(plan.tile[p]);
+      }
+      continue;
+    }
+    // Linalg: only the generated loops and their order matter.
+    h.addPositions(plan.forallPositions(), plan.tile);
+    h.addPositions(plan.tileLoopPositions(), plan.tile);
+    h.addPositions(plan.registerLoopPositions(), plan.rtile);
+    h.add(plan.vectorize);
+    h.add(int64_t(plan.producers.size()));
+    for (int producer : plan.producers)
+      h.add(producer);
+  }
+  return h.finish();
+}
+
+//===----------------------------------------------------------------------===//
+// planSchedule
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+llvm::Error error(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// Reads the parameters of a config one by one into the plan.
+class PlanReader {
+public:
+  PlanReader(const ProgramTree &tree, const Space &space, const Config &config)
+      : tree(tree), space(space), config(config) {}
+
+  llvm::Expected<SchedulePlan> read() {
+    if (auto err = space.check(config))
+      return std::move(err);
+    if (auto err = initPlans())
+      return std::move(err);
+    if (auto err = readConfig())
+      return std::move(err);
+    if (auto err = checkFusion())
+      return std::move(err);
+    return std::move(plan);
+  }
+
+private:
+  llvm::Error initPlans() {
+    for (auto [index, nest] : llvm::enumerate(tree.nests)) {
+      NestPlan nestPlan;
+      nestPlan.nestId = int(index);
+      nestPlan.source = nest.source;
+      for (int loopId : tree.bandOf(nest.id)) {
+        if (loopId < 0 || size_t(loopId) >= tree.loops.size())
+          return error("nest '" + nest.name + "' has an invalid band loop id " +
+                       llvm::Twine(loopId));
+        const Loop &loop = tree.loops[loopId];
+        nestPlan.band.push_back(loopId);
+        nestPlan.extents.push_back(loop.extent);
+        nestPlan.isReduction.push_back(loop.isReduction);
+      }
+      size_t depth = nestPlan.extents.size();
+      nestPlan.tile.assign(depth, 0);
+      nestPlan.rtile.assign(depth, 0);
+      nestPlan.order.resize(depth);
+      std::iota(nestPlan.order.begin(), nestPlan.order.end(), 0);
+      nestByName[nest.name] = index;
+      plan.nests.push_back(std::move(nestPlan));
+    }
+    return llvm::Error::success();
+  }
+
+  const std::string &nameOf(const NestPlan &nestPlan) const {
+    return tree.nests[nestPlan.nestId].name;
+  }
+
+  /// The nest named by attribute `key` of parameter `p`.
+  llvm::Expected<NestPlan *> nestOf(const Parameter &p, llvm::StringRef key) {
+    auto attr = p.attributes.find(key.str());
+    if (attr == p.attributes.end())
+      return error("parameter '" + p.name + "' has no '" + key + "' attribute");
+    auto it = nestByName.find(attr->second);
+    if (it == nestByName.end())
+      return error("parameter '" + p.name + "' names nest '" + attr->second +
+                   "', which function @" + tree.functionName +
+                   " does not have");
+    return &plan.nests[it->second];
+  }
+
+  /// The band position named by the `loop` attribute of `p`.
+  llvm::Expected<size_t> loopOf(const Parameter &p, const NestPlan &nestPlan) {
+    auto attr = p.attributes.find("loop");
+    int64_t loop = -1;
+    if (attr == p.attributes.end() ||
+        llvm::StringRef(attr->second).getAsInteger(10, loop) || loop < 0 ||
+        size_t(loop) >= nestPlan.extents.size())
+      return error("parameter '" + p.name +
+                   "' needs a 'loop' attribute in [0, " +
+                   llvm::Twine(nestPlan.extents.size()) + ") for nest '" +
+                   nameOf(nestPlan) + "'");
+    return size_t(loop);
+  }
+
+  static llvm::Error typeError(const Parameter &p, const ParamValue &v,
+                               llvm::StringRef expected) {
+    return error("parameter '" + p.name + "': value " + v.str() + " is not " +
+                 expected);
+  }
+
+  llvm::Error readFuse(const Parameter &p, const ParamValue &v) {
+    if (!v.isBoolean())
+      return typeError(p, v, "a boolean");
+    if (!v.getBoolean())
+      return llvm::Error::success();
+    llvm::Expected<NestPlan *> producer = nestOf(p, "producer");
+    if (!producer)
+      return producer.takeError();
+    llvm::Expected<NestPlan *> consumer = nestOf(p, "consumer");
+    if (!consumer)
+      return consumer.takeError();
+    if ((*producer)->fusedInto >= 0)
+      return error("parameter '" + p.name + "' = true: nest '" +
+                   nameOf(**producer) + "' is already fused by '" +
+                   (*producer)->fuseParameter + "'");
+    if (*producer == *consumer)
+      return error("parameter '" + p.name +
+                   "' = true: a nest cannot be fused into itself");
+    (*producer)->fusedInto = (*consumer)->nestId;
+    (*producer)->fuseParameter = p.name;
+    (*consumer)->producers.push_back((*producer)->nestId);
+    return llvm::Error::success();
+  }
+
+  llvm::Error readNestParameter(const Parameter &p, const ParamValue &v,
+                                llvm::StringRef role) {
+    llvm::Expected<NestPlan *> planOr = nestOf(p, "nest");
+    if (!planOr)
+      return planOr.takeError();
+    NestPlan &nestPlan = **planOr;
+    bool isLinalg = nestPlan.source == NestSource::Linalg;
+    if (role == "tile" || role == "rtile") {
+      llvm::Expected<size_t> loop = loopOf(p, nestPlan);
+      if (!loop)
+        return loop.takeError();
+      if (!v.isInteger())
+        return typeError(p, v, "an integer");
+      int64_t extent = nestPlan.extents[*loop];
+      if (v.getInteger() < 1 || v.getInteger() > extent)
+        return error("parameter '" + p.name + "': tile size " + v.str() +
+                     " is outside [1, " + llvm::Twine(extent) +
+                     "] (the loop's extent)");
+      if (role == "rtile" && !isLinalg)
+        return error("parameter '" + p.name +
+                     "': register tiles apply to linalg nests only");
+      (role == "tile" ? nestPlan.tile : nestPlan.rtile)[*loop] =
+          v.getInteger() == extent ? 0 : v.getInteger();
+    } else if (role == "order") {
+      if (!v.isPermutation() ||
+          v.getPermutation().size() != nestPlan.extents.size())
+        return typeError(p, v,
+                         "a permutation of the nest's " +
+                             std::to_string(nestPlan.extents.size()) +
+                             " loops");
+      nestPlan.order = v.getPermutation();
+    } else if (role == "unroll") {
+      if (!v.isInteger() || v.getInteger() < 1)
+        return typeError(p, v, "a positive integer");
+      nestPlan.unroll = v.getInteger();
+    } else if (role == "vectorize") {
+      if (!v.isBoolean())
+        return typeError(p, v, "a boolean");
+      if (v.getBoolean() && !isLinalg)
+        return error("parameter '" + p.name +
+                     "' = true: vectorization applies to linalg nests only");
+      nestPlan.vectorize = v.getBoolean();
+    } else if (role == "parallel") {
+      if (!v.isBoolean())
+        return typeError(p, v, "a boolean");
+      nestPlan.parallel = v.getBoolean();
+    } else {
+      return error("parameter '" + p.name + "' has unknown role '" + role +
+                   "'");
+    }
+    return llvm::Error::success();
+  }
+
+  llvm::Error readConfig() {
+    for (size_t i = 0; i < space.size(); ++i) {
+      const Parameter &p = space[i];
+      auto roleAttr = p.attributes.find("role");
+      if (roleAttr == p.attributes.end())
+        return error("parameter '" + p.name +
+                     "' has no 'role' attribute: the schedule builder does "
+                     "not know what it controls");
+      llvm::StringRef role = roleAttr->second;
+      llvm::Error err = role == "fuse" ? readFuse(p, config[i])
+                                       : readNestParameter(p, config[i], role);
+      if (err)
+        return err;
+    }
+    // A register tile equal to its cache tile does not tile again.
+    for (NestPlan &nestPlan : plan.nests)
+      for (size_t l = 0; l < nestPlan.extents.size(); ++l) {
+        int64_t cache =
+            nestPlan.tile[l] ? nestPlan.tile[l] : nestPlan.extents[l];
+        if (nestPlan.rtile[l] == cache)
+          nestPlan.rtile[l] = 0;
+      }
+    return llvm::Error::success();
+  }
+
+  llvm::Error checkFusion() {
+    for (NestPlan &nestPlan : plan.nests) {
+      if (nestPlan.fusedInto < 0)
+        continue;
+      if (nestPlan.source != NestSource::Linalg ||
+          plan.nests[nestPlan.fusedInto].source != NestSource::Linalg)
+        return error("parameter '" + nestPlan.fuseParameter +
+                     "' = true: only linalg nests can be fused");
+      // The nest it ends up in (cycles are impossible in a producer/consumer
+      // DAG, but a hand-written space could say otherwise).
+      int host = nestPlan.fusedInto;
+      for (size_t steps = 0; plan.nests[host].fusedInto >= 0; ++steps) {
+        if (steps > plan.nests.size())
+          return error("parameter '" + nestPlan.fuseParameter +
+                       "' = true: the fusions form a cycle");
+        host = plan.nests[host].fusedInto;
+      }
+    }
+    for (NestPlan &nestPlan : plan.nests)
+      llvm::sort(nestPlan.producers);
+    return llvm::Error::success();
+  }
+
+  const ProgramTree &tree;
+  const Space &space;
+  const Config &config;
+  SchedulePlan plan;
+  std::map<std::string, size_t> nestByName;
+};
+
+} // namespace
+
+llvm::Expected<SchedulePlan> tuner::planSchedule(const ProgramTree &tree,
+                                                 const Space &space,
+                                                 const Config &config) {
+  return PlanReader(tree, space, config).read();
+}

@@ -1,0 +1,243 @@
+//===- SearchTest.cpp - Strategies over a space ---------------------------===//
+
+#include "tuner/Search/DecisionTree.h"
+#include "tuner/Search/Strategies.h"
+#include "tuner/Space/SpaceBuilder.h"
+
+#include "gtest/gtest.h"
+
+#include <functional>
+#include <set>
+
+using namespace tuner;
+
+namespace {
+
+/// The space of a 64x64x32 matmul nest for a fixed AVX-512 target.
+Space matmulSpace() {
+  ProgramTree tree;
+  tree.functionName = "mm";
+  LoopNest nest;
+  nest.name = "matmul_0";
+  nest.rootLoopId = 0;
+  const std::pair<int64_t, bool> loops[] = {{64, false}, {64, false}, {32, true}};
+  for (int i = 0; i < 3; ++i) {
+    Loop loop;
+    loop.id = i;
+    loop.name = "matmul_0.d" + std::to_string(i);
+    loop.extent = loops[i].first;
+    loop.isReduction = loops[i].second;
+    loop.parentId = i - 1;
+    loop.depth = i;
+    if (i > 0)
+      tree.loops[i - 1].children.push_back({true, i});
+    tree.loops.push_back(loop);
+  }
+  tree.rootLoopIds = {0};
+  Computation comp;
+  comp.name = "matmul_0";
+  comp.elementType = ElementType::F32;
+  comp.loopIds = {0, 1, 2};
+  tree.loops[2].children.push_back({false, 0});
+  tree.computations.push_back(comp);
+  nest.computationIds = {0};
+  tree.nests.push_back(nest);
+  Target target;
+  target.vectorBits = 512;
+  target.numVectorRegisters = 32;
+  target.cores = 2;
+  llvm::Expected<Space> space = buildSpace(tree, target);
+  EXPECT_TRUE(bool(space));
+  return std::move(*space);
+}
+
+int64_t get(const Space &space, const Config &config, const char *name) {
+  const ParamValue &v = config[*space.indexOf(name)];
+  return v.isBoolean() ? v.getBoolean() : v.getInteger();
+}
+
+/// A made-up "true speedup": best with 16x16 tiles, a 4x16 register tile,
+/// vectorized and parallel.
+double trueSpeedup(const Space &space, const Config &c) {
+  double s = 1;
+  if (get(space, c, "matmul_0.tile.l0") == 16)
+    s += 2;
+  if (get(space, c, "matmul_0.tile.l1") == 16)
+    s += 2;
+  if (get(space, c, "matmul_0.rtile.l0") == 4)
+    s += 1;
+  if (get(space, c, "matmul_0.rtile.l1") == 16)
+    s += 1;
+  if (get(space, c, "matmul_0.vectorize"))
+    s *= 3;
+  if (get(space, c, "matmul_0.parallel"))
+    s *= 1.5;
+  return s;
+}
+
+/// Scores configs with a function; counts calls and configs.
+class FunctionEvaluator : public Evaluator {
+public:
+  explicit FunctionEvaluator(std::function<double(const Config &)> f)
+      : f(std::move(f)) {}
+  std::vector<Observation> evaluate(llvm::ArrayRef<Config> configs) override {
+    ++batches;
+    std::vector<Observation> result;
+    for (const Config &config : configs) {
+      EXPECT_TRUE(seen.insert(config.hash()).second)
+          << "a config was evaluated twice";
+      Observation o;
+      o.config = config;
+      o.value = f(config);
+      o.ok = o.value > 0;
+      if (!o.ok)
+        o.failure = "wrong_result";
+      result.push_back(o);
+    }
+    evaluated += configs.size();
+    return result;
+  }
+  std::function<double(const Config &)> f;
+  size_t batches = 0, evaluated = 0;
+  std::set<uint64_t> seen;
+};
+
+TEST(DecisionTree, LevelsFollowTheTiramisuOrder) {
+  Space space = matmulSpace();
+  llvm::Expected<DecisionTree> tree = DecisionTree::build(space);
+  ASSERT_TRUE(bool(tree)) << llvm::toString(tree.takeError());
+  std::vector<std::string> names;
+  for (size_t i = 0; i < tree->depth(); ++i)
+    names.push_back(tree->getDecision(i).name);
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "matmul_0.order", "matmul_0 tiling",
+                       "matmul_0 register tiling", "matmul_0.unroll",
+                       "matmul_0 vectorization and parallelization"}));
+  // Cache tiles of at least 8, and "not tiled": {8, 16, 32, 64} for the
+  // 64-loops, {8, 16, 32} for the 32-loop.
+  const Decision &tiling = tree->getDecision(1);
+  EXPECT_EQ(tiling.choices.size(), 4u * 4u * 3u);
+  // Register tiles of at most 16, and "none".
+  EXPECT_EQ(tree->getDecision(2).choices.size(), 6u * 6u * 6u);
+  // Every child is feasible and differs from its parent only in its level.
+  Config root = tree->root();
+  std::vector<Config> kids = tree->children(root, 1);
+  ASSERT_FALSE(kids.empty());
+  for (const Config &kid : kids) {
+    EXPECT_FALSE(bool(space.check(kid)));
+    EXPECT_EQ(get(space, kid, "matmul_0.unroll"), 1);
+  }
+}
+
+TEST(Search, RandomIsReproducibleAndNeverRepeats) {
+  Space space = matmulSpace();
+  llvm::Expected<ChainOfTrees> chain = ChainOfTrees::build(space);
+  ASSERT_TRUE(bool(chain));
+  auto run = [&](uint64_t seed) {
+    llvm::Expected<std::unique_ptr<Strategy>> s =
+        createStrategy("random", *chain, seed);
+    EXPECT_TRUE(bool(s));
+    std::vector<uint64_t> hashes;
+    for (const Config &c : (*s)->propose(50))
+      hashes.push_back(c.hash());
+    return hashes;
+  };
+  std::vector<uint64_t> a = run(3), b = run(3), c = run(4);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
+  EXPECT_EQ(std::set<uint64_t>(a.begin(), a.end()).size(), a.size());
+}
+
+TEST(Search, BeamWithTheModelScoresInBatchesAndFindsTheOptimum) {
+  Space space = matmulSpace();
+  llvm::Expected<DecisionTree> tree = DecisionTree::build(space);
+  ASSERT_TRUE(bool(tree));
+  FunctionEvaluator model([&](const Config &c) { return trueSpeedup(space, c); });
+  BeamSearchOptions options;
+  options.width = 4;
+  options.topK = 3;
+  std::unique_ptr<Strategy> beam = createBeamSearch(*tree, &model, options);
+  FunctionEvaluator measure([&](const Config &c) { return trueSpeedup(space, c); });
+  TuningResult result = runTuningLoop(*beam, measure, {100, 0}, 2);
+  // One model batch for the root, then at most one per level.
+  EXPECT_LE(model.batches, 1 + tree->depth());
+  EXPECT_EQ(result.history.size(), 3u);
+  ASSERT_TRUE(result.best.has_value());
+  // 16x16 tiles, 4x16 register tiles, vectorized, parallel: (1+6)*3*1.5.
+  EXPECT_DOUBLE_EQ(result.best->value, 31.5);
+}
+
+TEST(Search, TopKExecutionRejectsTheModelsFavouriteWhenItMeasuresSlower) {
+  Space space = matmulSpace();
+  llvm::Expected<DecisionTree> tree = DecisionTree::build(space);
+  ASSERT_TRUE(bool(tree));
+  // The model believes that a vectorized, parallel schedule whose reduction
+  // is register-tiled by 1 is the best of all; on this (pretend) machine it
+  // runs at half the speed.
+  auto favourite = [&](const Config &c) {
+    return get(space, c, "matmul_0.rtile.l2") == 1 &&
+           get(space, c, "matmul_0.vectorize") &&
+           get(space, c, "matmul_0.parallel");
+  };
+  FunctionEvaluator model([&](const Config &c) {
+    return trueSpeedup(space, c) + (favourite(c) ? 5 : 0);
+  });
+  FunctionEvaluator measure([&](const Config &c) {
+    return trueSpeedup(space, c) * (favourite(c) ? 0.5 : 1);
+  });
+  BeamSearchOptions options;
+  options.width = 8;
+  options.topK = 8;
+  std::unique_ptr<Strategy> beam = createBeamSearch(*tree, &model, options);
+  TuningResult result = runTuningLoop(*beam, measure, {100, 0}, 4);
+  ASSERT_FALSE(result.history.empty());
+  // The model's first choice is measured first, and loses to another of the
+  // top k: the execution step corrects the model.
+  const Observation &first = result.history.front();
+  EXPECT_TRUE(favourite(first.config));
+  ASSERT_TRUE(result.best.has_value());
+  EXPECT_FALSE(favourite(result.best->config));
+  EXPECT_LT(first.value, result.best->value);
+  EXPECT_DOUBLE_EQ(result.best->value, 31.5);
+}
+
+TEST(Search, BeamWithExecutionMeasuresEveryNodeOnce) {
+  Space space = matmulSpace();
+  llvm::Expected<DecisionTree> tree = DecisionTree::build(space);
+  ASSERT_TRUE(bool(tree));
+  BeamSearchOptions options;
+  options.width = 2;
+  std::unique_ptr<Strategy> bse = createBeamSearch(*tree, nullptr, options);
+  FunctionEvaluator measure([&](const Config &c) { return trueSpeedup(space, c); });
+  TuningResult result = runTuningLoop(*bse, measure, {0, 60}, 3);
+  EXPECT_EQ(result.history.size(), measure.evaluated);
+  ASSERT_TRUE(result.best.has_value());
+  EXPECT_GE(result.best->value, 20.0);
+}
+
+TEST(Search, MonteCarloFindsAGoodScheduleAndIsReproducible) {
+  Space space = matmulSpace();
+  llvm::Expected<DecisionTree> tree = DecisionTree::build(space);
+  ASSERT_TRUE(bool(tree));
+  auto run = [&](uint64_t seed) {
+    FunctionEvaluator model([&](const Config &c) { return trueSpeedup(space, c); });
+    MonteCarloOptions options;
+    options.iterations = 60;
+    options.topK = 4;
+    options.seed = seed;
+    std::unique_ptr<Strategy> mcts =
+        createMonteCarloTreeSearch(*tree, model, options);
+    FunctionEvaluator measure([&](const Config &c) { return trueSpeedup(space, c); });
+    TuningResult result = runTuningLoop(*mcts, measure, {100, 0}, 2);
+    EXPECT_LE(result.history.size(), 4u);
+    std::vector<uint64_t> hashes;
+    for (const Observation &o : result.history)
+      hashes.push_back(o.config.hash());
+    return std::make_pair(result.best ? result.best->value : 0.0, hashes);
+  };
+  auto [value, hashes] = run(5);
+  EXPECT_GE(value, 20.0);
+  EXPECT_EQ(run(5).second, hashes);
+}
+
+} // namespace
