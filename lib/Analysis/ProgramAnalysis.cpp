@@ -818,6 +818,7 @@ void TreeBuilder::addLegalOrders(LoopNest &nest, affine::AffineForOp root,
                        << kMaxEnumeratedBandDepth
                        << ": only its original loop order is kept";
     nest.legalOrders.push_back(order);
+    nest.fullyPermutable = false;
     return;
   }
   // Dependences once for the band, then every permutation against them.
@@ -826,6 +827,13 @@ void TreeBuilder::addLegalOrders(LoopNest &nest, affine::AffineForOp root,
   // lower bound; here an unknown bound makes a reordering illegal.
   std::vector<SmallVector<affine::DependenceComponent, 2>> dependences;
   affine::getDependenceComponents(root, depth, &dependences);
+  nest.fullyPermutable = llvm::all_of(dependences, [&](const auto &deps) {
+    if (deps.size() < depth)
+      return false;
+    return llvm::all_of(deps, [](const affine::DependenceComponent &c) {
+      return c.lb && *c.lb >= 0;
+    });
+  });
   bool identity = true;
   do {
     bool legal = identity || llvm::all_of(dependences, [&](const auto &deps) {

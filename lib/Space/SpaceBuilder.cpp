@@ -172,6 +172,11 @@ private:
       parallelLoop.push_back(!loop.isReduction);
       if (!options.tile || loop.extent <= 1)
         continue;
+      // Tiling hoists a tile loop above the loops outside it: in a band that
+      // is not fully permutable, only the outermost loop may be tiled
+      // (strip-mined in place).
+      if (!nest.fullyPermutable && position > 0)
+        continue;
       std::vector<int64_t> candidates =
           tileCandidates(loop.extent, options.maxTileCandidates);
       std::string tileName = llvm::formatv("{0}.tile.l{1}", n, position);
@@ -243,6 +248,14 @@ private:
       bool onlyIdentity = !isLinalg && nest.legalOrders.size() <= 1;
       if (!onlyIdentity)
         if (auto err = add(std::move(order), &nest, "order"))
+          return err;
+      // The strip-mined loop of a band that is not fully permutable must
+      // stay outermost.
+      if (!onlyIdentity && !nest.fullyPermutable && !tileOf(0).empty())
+        if (auto err = space.addConstraint(
+                llvm::formatv("{0} == {1} || {2}.order[0] == 0", tileOf(0),
+                              extents[0], n)
+                    .str()))
           return err;
     }
 
@@ -329,6 +342,11 @@ private:
                    : "run the outermost loop in parallel";
       if (auto err = add(std::move(parallel), &nest, "parallel"))
         return err;
+      // For affine nests, the loop found parallel must stay outermost.
+      if (!isLinalg && space.indexOf(n + ".order"))
+        if (auto err = space.addConstraint(
+                llvm::formatv("!{0} || {1}.order[0] == 0", name, n).str()))
+          return err;
       if (isLinalg)
         if (auto err = space.addConstraint(
                 llvm::formatv("!{0} || {1}", name,

@@ -128,6 +128,10 @@ struct LoopNest {
   std::vector<std::vector<int64_t>> legalOrders;
   /// Whether the outermost loop carries no dependence (may run in parallel).
   bool outerLoopParallel = false;
+  /// Whether every dependence has non-negative components on every band
+  /// loop, so that the band may be tiled in several dimensions (linalg:
+  /// always). Otherwise only one loop may be tiled (strip-mined).
+  bool fullyPermutable = true;
 };
 
 /// A producer/consumer edge: `consumer` reads what `producer` wrote.

@@ -1,0 +1,136 @@
+//===- CostModel.h - Learned speedup model ----------------------*- C++ -*-===//
+//
+// The Tiramisu cost model (paper §4.4, appendix A.1): computation vectors
+// through an embedding MLP, a recursive loop embedding of two LSTM cells and
+// a feed-forward merge per loop, and a regression MLP that predicts the
+// speedup of a schedule over the untransformed program. A model is read from
+// and written to a versioned, self-describing JSON file.
+//
+// Predictions are batched: the configs of one program are grouped by tree
+// shape and every group goes through the network as one set of matrix
+// products (Halide's enqueue-then-evaluate), never one call per candidate.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TUNER_COSTMODEL_COSTMODEL_H
+#define TUNER_COSTMODEL_COSTMODEL_H
+
+#include "tuner/CostModel/Features.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tuner {
+
+/// Layer sizes of the network (paper A.1, scaled down by default so that a
+/// few thousand samples train in minutes on two cores).
+struct NetworkShape {
+  /// Hidden layers of the computation embedding MLP.
+  std::vector<unsigned> computationLayers = {160, 96};
+  /// Size of computation and loop embeddings (and of the LSTM states).
+  unsigned embedding = 64;
+  /// Hidden layers of the feed-forward layer that merges the two LSTM states
+  /// of a loop into its embedding.
+  std::vector<unsigned> mergeLayers = {80};
+  /// Hidden layers of the regression MLP.
+  std::vector<unsigned> regressionLayers = {64, 32};
+  /// Dropout probability after every activated layer (training only).
+  double dropout = 0.225;
+
+  /// Fails on a zero size or a dropout outside [0, 1).
+  llvm::Error check() const;
+  llvm::json::Value toJSON() const;
+  static llvm::Expected<NetworkShape> fromJSON(const llvm::json::Value &json);
+  bool operator==(const NetworkShape &o) const {
+    return computationLayers == o.computationLayers &&
+           embedding == o.embedding && mergeLayers == o.mergeLayers &&
+           regressionLayers == o.regressionLayers && dropout == o.dropout;
+  }
+};
+
+/// How a model was trained and how well it did.
+struct TrainingSummary {
+  uint64_t seed = 0;
+  unsigned maxEpochs = 0, epochsRun = 0, bestEpoch = 0;
+  unsigned batchSize = 0, patience = 0;
+  double learningRate = 0, weightDecay = 0;
+  double trainMAPE = 0, validationMAPE = 0;
+  /// On the held-out test programs.
+  double testMAPE = 0, testPearson = 0, testSpearman = 0;
+  double seconds = 0;
+
+  llvm::json::Value toJSON() const;
+  static llvm::Expected<TrainingSummary>
+  fromJSON(const llvm::json::Value &json);
+};
+
+/// What a model was trained on.
+struct DatasetSummary {
+  std::string path;
+  /// Programs and "ok" samples used; samples of other statuses skipped.
+  unsigned programs = 0, samples = 0, skippedSamples = 0;
+  /// The split, by program id.
+  std::vector<std::string> trainPrograms, validationPrograms, testPrograms;
+
+  llvm::json::Value toJSON() const;
+  static llvm::Expected<DatasetSummary> fromJSON(const llvm::json::Value &json);
+};
+
+/// A trained model. Cheap to copy (the weights are shared and immutable).
+class CostModel {
+public:
+  /// The model file format this build reads and writes.
+  static constexpr int64_t kFormatVersion = 1;
+
+  /// Reads a model file. Fails with a message naming the file on a missing
+  /// or unreadable file, malformed JSON (with line and column), a file that
+  /// is no tuner model, another format version, another feature layout
+  /// (both layouts named: the model must be retrained), and missing,
+  /// ill-sized or non-finite weights.
+  static llvm::Expected<CostModel> load(llvm::StringRef path);
+  /// Like load, but a missing file is no error: it says "no model" with
+  /// std::nullopt, and the caller decides what to do without one (e.g.
+  /// measure instead, or rank by a heuristic). A file that exists but does
+  /// not load is still an error.
+  static llvm::Expected<std::optional<CostModel>>
+  loadIfExists(llvm::StringRef path);
+  /// Writes the model file (atomically).
+  llvm::Error save(llvm::StringRef path) const;
+  llvm::json::Value toJSON() const;
+  /// `what` names the source in errors (e.g. the path).
+  static llvm::Expected<CostModel> fromJSON(const llvm::json::Value &json,
+                                            llvm::StringRef what);
+
+  /// Predicted speedups of `configs` of one program, in order. Fails (naming
+  /// the config) when a config cannot be planned, or when the program does
+  /// not fit the feature layout.
+  llvm::Expected<std::vector<double>>
+  predict(const ProgramTree &tree, const Space &space,
+          llvm::ArrayRef<Config> configs) const;
+  /// Predicted speedups of already extracted schedules (of any programs),
+  /// in order; schedules with equal tree shapes are batched together.
+  std::vector<double> predict(llvm::ArrayRef<ProgramFeatures> schedules) const;
+
+  const NetworkShape &getShape() const;
+  /// Fingerprint of the machine whose measurements trained the model.
+  const std::string &getTarget() const;
+  const TrainingSummary &getTraining() const;
+  const DatasetSummary &getDataset() const;
+
+  struct Impl;
+  explicit CostModel(std::shared_ptr<const Impl> impl)
+      : impl(std::move(impl)) {}
+  const Impl &getImpl() const { return *impl; }
+
+private:
+  std::shared_ptr<const Impl> impl;
+};
+
+} // namespace tuner
+
+#endif // TUNER_COSTMODEL_COSTMODEL_H

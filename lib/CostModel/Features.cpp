@@ -1,0 +1,444 @@
+//===- Features.cpp - What the cost model sees of a schedule --------------===//
+
+#include "tuner/CostModel/Features.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/xxhash.h"
+
+#include <cmath>
+#include <map>
+
+using namespace tuner;
+using namespace tuner::features;
+
+//===----------------------------------------------------------------------===//
+// The layout
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct Spec {
+  const char *key;
+  FeatureKind kind;
+  const char *description;
+};
+
+constexpr FeatureKind Boolean = FeatureKind::Boolean;
+constexpr FeatureKind Numeric = FeatureKind::Numeric;
+
+const Spec kLoopSpecs[] = {
+#define TUNER_LOOP_FEATURE(Name, key, kind, description)                       \
+  {key, kind, description},
+#include "tuner/CostModel/Features.def"
+};
+const Spec kWrittenShapeSpec =
+#define TUNER_WRITTEN_SHAPE_FEATURE(Name, key, kind, description)              \
+  {key, kind, description};
+#include "tuner/CostModel/Features.def"
+const Spec kComputationSpecs[] = {
+#define TUNER_COMPUTATION_FEATURE(Name, key, kind, description)                \
+  {key, kind, description},
+#include "tuner/CostModel/Features.def"
+};
+const Spec kAccessSpecs[] = {
+#define TUNER_ACCESS_FEATURE(Name, key, kind, description)                     \
+  {key, kind, description},
+#include "tuner/CostModel/Features.def"
+};
+const Spec kAccessMatrixSpec =
+#define TUNER_ACCESS_MATRIX_FEATURE(Name, key, kind, description)              \
+  {key, kind, description};
+#include "tuner/CostModel/Features.def"
+
+struct MaximumSpec {
+  const char *key;
+  unsigned value;
+  const char *description;
+};
+const MaximumSpec kMaxima[] = {
+#define TUNER_FEATURE_MAXIMUM(Name, key, value, description)                   \
+  {key, value, description},
+#include "tuner/CostModel/Features.def"
+};
+
+static_assert(std::size(kLoopSpecs) == kNumLoopFeatures);
+static_assert(std::size(kComputationSpecs) == kNumComputationFeatures);
+static_assert(std::size(kAccessSpecs) == kNumAccessFeatures);
+
+FeatureInfo info(std::string name, const Spec &spec) {
+  return {std::move(name), spec.kind, spec.description};
+}
+
+std::vector<FeatureInfo> buildFeatureList() {
+  std::vector<FeatureInfo> list;
+  list.reserve(kNumFeatures);
+  for (unsigned level = 0; level < kMaxLoopLevels; ++level)
+    for (const Spec &spec : kLoopSpecs)
+      list.push_back(info(llvm::formatv("loop{0}.{1}", level, spec.key), spec));
+  for (unsigned dim = 0; dim < kMaxBufferRank; ++dim)
+    list.push_back(
+        info(llvm::formatv("{0}{1}", kWrittenShapeSpec.key, dim), kWrittenShapeSpec));
+  for (const Spec &spec : kComputationSpecs)
+    list.push_back(info(spec.key, spec));
+  for (unsigned slot = 0; slot < kMaxAccesses; ++slot) {
+    for (const Spec &spec : kAccessSpecs)
+      list.push_back(
+          info(llvm::formatv("access{0}.{1}", slot, spec.key), spec));
+    for (unsigned row = 0; row < kMaxBufferRank; ++row)
+      for (unsigned column = 0; column < kMatrixColumns; ++column) {
+        std::string columnName = column == kMaxLoopLevels
+                                     ? std::string("const")
+                                     : "c" + std::to_string(column);
+        list.push_back(info(llvm::formatv("access{0}.{1}{2}.{3}", slot,
+                                          kAccessMatrixSpec.key, row,
+                                          columnName),
+                            kAccessMatrixSpec));
+      }
+  }
+  return list;
+}
+} // namespace
+
+const std::vector<FeatureInfo> &tuner::featureList() {
+  static const std::vector<FeatureInfo> list = buildFeatureList();
+  return list;
+}
+
+std::vector<std::pair<std::string, unsigned>> tuner::featureMaxima() {
+  std::vector<std::pair<std::string, unsigned>> maxima;
+  for (const MaximumSpec &spec : kMaxima)
+    maxima.emplace_back(spec.key, spec.value);
+  return maxima;
+}
+
+const std::string &tuner::featureLayoutHash() {
+  static const std::string hash = [] {
+    std::string text;
+    for (const MaximumSpec &spec : kMaxima)
+      text += llvm::formatv("{0}={1};", spec.key, spec.value).str();
+    for (const FeatureInfo &feature : featureList())
+      text += feature.name + (feature.kind == Boolean ? ":b;" : ":n;");
+    return llvm::utohexstr(llvm::xxh3_64bits(llvm::StringRef(text)),
+                           /*LowerCase=*/true, /*Width=*/16);
+  }();
+  return hash;
+}
+
+void tuner::printFeatureDocumentation(llvm::raw_ostream &os) {
+  auto kind = [](const Spec &spec) {
+    return spec.kind == Boolean ? "boolean" : "numeric";
+  };
+  os << "# Cost model features (layout " << featureLayoutHash() << ", "
+     << kNumFeatures << " per computation)\n\n"
+     << "Numeric features enter the network as sign(x) * log(1 + |x|), "
+        "boolean ones as 0 or 1. Unused entries are 0.\n\n"
+     << "| maximum | value | what |\n|---|---|---|\n";
+  for (const MaximumSpec &spec : kMaxima)
+    os << "| " << spec.key << " | " << spec.value << " | " << spec.description
+       << " |\n";
+  os << "\n| feature | kind | what |\n|---|---|---|\n";
+  auto row = [&](llvm::StringRef name, const Spec &spec) {
+    os << "| " << name << " | " << kind(spec) << " | " << spec.description
+       << " |\n";
+  };
+  for (const Spec &spec : kLoopSpecs)
+    row(llvm::formatv("loop<L>.{0} (L < {1})", spec.key, kMaxLoopLevels).str(),
+        spec);
+  row(llvm::formatv("{0}<D> (D < {1})", kWrittenShapeSpec.key, kMaxBufferRank)
+          .str(),
+      kWrittenShapeSpec);
+  for (const Spec &spec : kComputationSpecs)
+    row(spec.key, spec);
+  for (const Spec &spec : kAccessSpecs)
+    row(llvm::formatv("access<A>.{0} (A < {1})", spec.key, kMaxAccesses).str(),
+        spec);
+  row(llvm::formatv("access<A>.{0}<D>.c<L> / .const", kAccessMatrixSpec.key)
+          .str(),
+      kAccessMatrixSpec);
+}
+
+float tuner::transformFeature(unsigned index, double value) {
+  if (featureList()[index].kind == Boolean)
+    return float(value);
+  double magnitude = std::log1p(std::fabs(value));
+  return float(value < 0 ? -magnitude : magnitude);
+}
+
+//===----------------------------------------------------------------------===//
+// FeatureTree
+//===----------------------------------------------------------------------===//
+
+uint64_t FeatureTree::hash() const {
+  std::vector<uint64_t> words;
+  words.push_back(numComputations);
+  words.push_back(nodes.size());
+  for (const Node &node : nodes) {
+    words.push_back(node.loops.size());
+    words.insert(words.end(), node.loops.begin(), node.loops.end());
+    words.push_back(node.computations.size());
+    words.insert(words.end(), node.computations.begin(),
+                 node.computations.end());
+  }
+  return llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(words.data()),
+      words.size() * sizeof(uint64_t)));
+}
+
+//===----------------------------------------------------------------------===//
+// FeatureExtractor
+//===----------------------------------------------------------------------===//
+
+static llvm::Error limitError(const ProgramTree &tree, const Computation &comp,
+                              llvm::StringRef what, size_t count,
+                              llvm::StringRef key, unsigned maximum) {
+  return llvm::createStringError(
+      llvm::formatv("function @{0}, computation '{1}': {2} {3}, but the cost "
+                    "model's feature layout holds at most {4} ({5} in "
+                    "Features.def)",
+                    tree.functionName, comp.name, count, what, maximum, key)
+          .str());
+}
+
+llvm::Expected<FeatureExtractor>
+FeatureExtractor::create(const ProgramTree &tree) {
+  std::string problem = tree.verify();
+  if (!problem.empty())
+    return llvm::createStringError("function @" + tree.functionName +
+                                   ": inconsistent program tree: " + problem);
+  FeatureExtractor extractor(tree);
+  // Limits first, so that no vector is ever cut.
+  for (const Computation &comp : tree.computations) {
+    if (comp.loopIds.size() > kMaxLoopLevels)
+      return limitError(tree, comp, "enclosing loops", comp.loopIds.size(),
+                        "loop_levels", kMaxLoopLevels);
+    if (comp.accesses.size() > kMaxAccesses)
+      return limitError(tree, comp, "memory accesses", comp.accesses.size(),
+                        "accesses", kMaxAccesses);
+    if (comp.writtenShape.size() > kMaxBufferRank)
+      return limitError(tree, comp, "dimensions in its written buffer",
+                        comp.writtenShape.size(), "buffer_rank",
+                        kMaxBufferRank);
+    for (const Access &access : comp.accesses) {
+      if (access.matrix.size() > kMaxBufferRank)
+        return limitError(tree, comp,
+                          "dimensions in accessed buffer " +
+                              std::to_string(access.bufferId) + " with",
+                          access.matrix.size(), "buffer_rank", kMaxBufferRank);
+      for (const std::vector<int64_t> &row : access.matrix)
+        if (row.size() != comp.loopIds.size() + 1)
+          return llvm::createStringError(llvm::formatv(
+              "function @{0}, computation '{1}': an access matrix row has {2} "
+              "columns, expected {3} (one per enclosing loop and the constant)",
+              tree.functionName, comp.name, row.size(),
+              comp.loopIds.size() + 1));
+    }
+  }
+
+  const ProgramTree &t = extractor.tree;
+  extractor.base.assign(t.computations.size() * kNumFeatures, 0.0f);
+  for (auto [c, comp] : llvm::enumerate(t.computations)) {
+    float *v = extractor.base.data() + c * kNumFeatures;
+    for (auto [level, loopId] : llvm::enumerate(comp.loopIds)) {
+      const Loop &loop = t.loops[loopId];
+      v[loopFeature(level, LoopExtent)] = float(loop.extent);
+      v[loopFeature(level, LoopLowerBound)] = float(loop.lowerBound);
+      v[loopFeature(level, LoopReduction)] = loop.isReduction;
+      v[loopFeature(level, LoopPosition)] = float(level);
+    }
+    for (auto [dim, size] : llvm::enumerate(comp.writtenShape))
+      v[writtenSize(dim)] = float(size);
+    v[computationFeature(ElementBytes)] = elementTypeBytes(comp.elementType);
+    v[computationFeature(Adds)] = float(comp.opCounts.add);
+    v[computationFeature(Subs)] = float(comp.opCounts.sub);
+    v[computationFeature(Muls)] = float(comp.opCounts.mul);
+    v[computationFeature(Divs)] = float(comp.opCounts.div);
+    v[computationFeature(OtherOps)] = float(comp.opCounts.other);
+    for (auto [slot, access] : llvm::enumerate(comp.accesses)) {
+      v[accessFeature(slot, AccessPresent)] = 1;
+      v[accessFeature(slot, AccessWrite)] = access.isWrite;
+      v[accessFeature(slot, AccessAffine)] = access.isAffine;
+      v[accessFeature(slot, AccessBufferId)] = float(access.bufferId);
+      for (auto [row, coefficients] : llvm::enumerate(access.matrix)) {
+        size_t loops = coefficients.size() - 1;
+        for (size_t column = 0; column < loops; ++column)
+          v[accessMatrix(slot, row, column)] = float(coefficients[column]);
+        v[accessMatrix(slot, row, kMaxLoopLevels)] = float(coefficients.back());
+      }
+    }
+  }
+
+  extractor.bandPosition.assign(t.loops.size(), {-1, -1});
+  for (auto [n, nest] : llvm::enumerate(t.nests))
+    for (auto [position, loopId] : llvm::enumerate(t.bandOf(nest.id)))
+      extractor.bandPosition[loopId] = {int(n), int(position)};
+  return std::move(extractor);
+}
+
+FeatureTree FeatureExtractor::buildTree(const SchedulePlan &plan) const {
+  // Children per loop (index = loop id) and of the function body (last).
+  size_t body = tree.loops.size();
+  std::vector<std::vector<int>> loopChildren(body + 1), compChildren(body + 1);
+  for (const Loop &loop : tree.loops)
+    for (const Loop::Child &child : loop.children)
+      (child.isLoop ? loopChildren : compChildren)[loop.id].push_back(child.id);
+  loopChildren[body] = tree.rootLoopIds;
+  for (const Computation &comp : tree.computations)
+    if (comp.loopIds.empty())
+      compChildren[body].push_back(comp.id);
+
+  // Fusion: a fused nest (with the nests fused into it) moves into the
+  // innermost of its host's fusion loops, before the host's own children.
+  std::map<int, std::vector<int>> movedInto; // host loop id -> nest ids
+  for (const NestPlan &nestPlan : plan.nests) {
+    if (nestPlan.fusedInto < 0)
+      continue;
+    const NestPlan &host = plan.nests[plan.hostOf(nestPlan.nestId)];
+    std::vector<size_t> positions = host.fusionPositions();
+    if (positions.empty())
+      continue; // Nothing to fuse into: the schedule cannot be applied.
+    size_t deepest = *llvm::max_element(positions);
+    movedInto[host.band[deepest]].push_back(nestPlan.nestId);
+  }
+  for (auto &[hostLoop, nestIds] : movedInto) {
+    llvm::sort(nestIds);
+    std::vector<int> movedLoops, movedComps;
+    for (int nestId : nestIds) {
+      const LoopNest &nest = tree.nests[nestId];
+      if (nest.rootLoopId >= 0) {
+        movedLoops.push_back(nest.rootLoopId);
+        int parent = tree.loops[nest.rootLoopId].parentId;
+        llvm::erase(loopChildren[parent < 0 ? body : parent], nest.rootLoopId);
+        continue;
+      }
+      for (int compId : nest.computationIds) {
+        movedComps.push_back(compId);
+        llvm::erase(compChildren[body], compId);
+      }
+    }
+    std::vector<int> &loops = loopChildren[hostLoop];
+    loops.insert(loops.begin(), movedLoops.begin(), movedLoops.end());
+    std::vector<int> &comps = compChildren[hostLoop];
+    comps.insert(comps.begin(), movedComps.begin(), movedComps.end());
+  }
+
+  // Post-order from the body, children in program order.
+  FeatureTree result;
+  result.numComputations = tree.computations.size();
+  std::vector<int> nodeOf(body + 1, -1);
+  std::vector<std::pair<size_t, size_t>> stack = {{body, 0}};
+  while (!stack.empty()) {
+    auto &[loop, next] = stack.back();
+    if (next < loopChildren[loop].size()) {
+      size_t child = loopChildren[loop][next++];
+      stack.push_back({child, 0});
+      continue;
+    }
+    FeatureTree::Node node;
+    node.loopId = loop == body ? -1 : int(loop);
+    for (int child : loopChildren[loop])
+      node.loops.push_back(nodeOf[child]);
+    node.computations = compChildren[loop];
+    nodeOf[loop] = int(result.nodes.size());
+    result.nodes.push_back(std::move(node));
+    stack.pop_back();
+  }
+  return result;
+}
+
+void FeatureExtractor::tagLoops(const SchedulePlan &plan,
+                                std::vector<float> &values) const {
+  // Per nest and band position: the tags of that loop level.
+  struct Tags {
+    bool fused = false, interchanged = false, vectorized = false,
+         parallel = false;
+    int64_t position = 0, tile = 0, rtile = 0, unroll = 0;
+  };
+  std::vector<std::vector<Tags>> tags(plan.nests.size());
+  for (const NestPlan &nestPlan : plan.nests) {
+    std::vector<Tags> &nestTags = tags[nestPlan.nestId];
+    size_t depth = nestPlan.band.size();
+    nestTags.resize(depth);
+    for (size_t p = 0; p < depth; ++p)
+      nestTags[p].position = int64_t(p);
+    if (nestPlan.fusedInto >= 0) {
+      // Its own settings are unused: it runs inside its host's tiles.
+      for (Tags &t : nestTags)
+        t.fused = true;
+      continue;
+    }
+    if (nestPlan.isUntouched())
+      continue;
+    bool isLinalg = nestPlan.source == NestSource::Linalg;
+    // The loop order among the loops that generate loops of their own (all
+    // of an affine band; the tiled ones of a linalg nest).
+    std::vector<size_t> generated;
+    for (size_t p = 0; p < depth; ++p)
+      if (!isLinalg || nestPlan.tile[p] != 0 || nestPlan.rtile[p] != 0)
+        generated.push_back(p);
+    size_t rank = 0;
+    for (int64_t p : nestPlan.order)
+      if (llvm::is_contained(generated, size_t(p)))
+        nestTags[p].position = int64_t(generated[rank++]);
+    for (size_t p = 0; p < depth; ++p) {
+      Tags &t = nestTags[p];
+      t.interchanged = t.position != int64_t(p);
+      t.tile = nestPlan.tile[p];
+      t.rtile = nestPlan.rtile[p];
+      t.vectorized = nestPlan.vectorize;
+    }
+    int unrolled = nestPlan.unrolledPosition();
+    if (unrolled >= 0)
+      nestTags[unrolled].unroll = nestPlan.unroll;
+    if (isLinalg) {
+      for (size_t p : nestPlan.forallPositions())
+        nestTags[p].parallel = true;
+    } else if (nestPlan.parallelPosition() >= 0) {
+      nestTags[nestPlan.parallelPosition()].parallel = true;
+    }
+    if (!nestPlan.producers.empty())
+      for (size_t p : nestPlan.fusionPositions())
+        nestTags[p].fused = true;
+  }
+
+  for (auto [c, comp] : llvm::enumerate(tree.computations)) {
+    float *v = values.data() + c * kNumFeatures;
+    for (auto [level, loopId] : llvm::enumerate(comp.loopIds)) {
+      auto [nestId, position] = bandPosition[loopId];
+      if (nestId < 0 || size_t(nestId) >= tags.size() ||
+          size_t(position) >= tags[nestId].size())
+        continue;
+      const Tags &t = tags[nestId][position];
+      v[loopFeature(level, LoopFused)] = t.fused;
+      v[loopFeature(level, LoopInterchanged)] = t.interchanged;
+      // Levels count from the computation's outermost loop; band positions
+      // from the nest's root, which is the same loop.
+      v[loopFeature(level, LoopPosition)] =
+          float(int64_t(level) - position + t.position);
+      v[loopFeature(level, LoopTiled)] = t.tile != 0;
+      v[loopFeature(level, LoopTileFactor)] = float(t.tile);
+      v[loopFeature(level, LoopRegisterTiled)] = t.rtile != 0;
+      v[loopFeature(level, LoopRegisterTileFactor)] = float(t.rtile);
+      v[loopFeature(level, LoopUnrolled)] = t.unroll != 0;
+      v[loopFeature(level, LoopUnrollFactor)] = float(t.unroll);
+      v[loopFeature(level, LoopVectorized)] = t.vectorized;
+      v[loopFeature(level, LoopParallel)] = t.parallel;
+    }
+  }
+}
+
+ProgramFeatures FeatureExtractor::extract(const SchedulePlan &plan) const {
+  ProgramFeatures result;
+  result.tree = buildTree(plan);
+  result.values = base;
+  tagLoops(plan, result.values);
+  return result;
+}
+
+llvm::Expected<ProgramFeatures>
+FeatureExtractor::extract(const Space &space, const Config &config) const {
+  llvm::Expected<SchedulePlan> plan = planSchedule(tree, space, config);
+  if (!plan)
+    return plan.takeError();
+  return extract(*plan);
+}

@@ -1,0 +1,418 @@
+//===- Network.cpp - The tree-LSTM, forward and backward ------------------===//
+//
+// Forward: computation vectors -> embedding MLP (all computations of all
+// samples in one product); per tree node, children first: an LSTM over the
+// embeddings of the computations directly in the node, an LSTM over the
+// embeddings of its child loops, and a merge MLP over both final hidden
+// states; the root's embedding -> regression MLP -> exp -> speedup.
+//
+// Backward retraces these steps in reverse. Every computation is the child
+// of exactly one node, so the computation LSTM's input products of all
+// steps are one product in each direction.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Network.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+
+using namespace tuner;
+
+namespace {
+/// Logits beyond this magnitude are clamped before exp (speedups of e^30
+/// are not measurements); the gradient through a clamped logit is zero.
+constexpr double kMaxLogit = 30;
+
+/// A double in [0, 1) from 53 random bits (the same on every platform).
+double uniform01(std::mt19937_64 &rng) {
+  return double(rng() >> 11) * 0x1.0p-53;
+}
+
+template <typename M> M sigmoid(const M &x) {
+  return ((-x.array()).exp() + 1).inverse().matrix();
+}
+} // namespace
+
+template <typename T>
+Network<T>::Network(const NetworkShape &networkShape) : shape(networkShape) {
+  auto makeMLP = [](unsigned input, const std::vector<unsigned> &hidden,
+                    unsigned output, bool linearOutput) {
+    MLP mlp;
+    mlp.linearOutput = linearOutput;
+    std::vector<unsigned> sizes = {input};
+    sizes.insert(sizes.end(), hidden.begin(), hidden.end());
+    sizes.push_back(output);
+    for (size_t l = 0; l + 1 < sizes.size(); ++l) {
+      Dense layer;
+      layer.weight = Matrix::Zero(sizes[l + 1], sizes[l]);
+      layer.bias = Matrix::Zero(sizes[l + 1], 1);
+      layer.weightGrad = layer.weight;
+      layer.biasGrad = layer.bias;
+      mlp.layers.push_back(std::move(layer));
+    }
+    return mlp;
+  };
+  unsigned e = shape.embedding;
+  computation = makeMLP(features::kNumFeatures, shape.computationLayers, e,
+                        /*linearOutput=*/false);
+  merge = makeMLP(2 * e, shape.mergeLayers, e, /*linearOutput=*/false);
+  regression = makeMLP(e, shape.regressionLayers, 1, /*linearOutput=*/true);
+  for (LSTM *cell : {&computationLSTM, &loopLSTM}) {
+    cell->inputWeight = Matrix::Zero(4 * e, e);
+    cell->hiddenWeight = Matrix::Zero(4 * e, e);
+    cell->bias = Matrix::Zero(4 * e, 1);
+    cell->inputWeightGrad = cell->inputWeight;
+    cell->hiddenWeightGrad = cell->hiddenWeight;
+    cell->biasGrad = cell->bias;
+  }
+}
+
+template <typename T>
+void Network<T>::forEachParameter(
+    llvm::function_ref<void(const std::string &, Matrix &, Matrix &)> fn) {
+  auto visitMLP = [&](llvm::StringRef name, MLP &mlp) {
+    for (auto [l, layer] : llvm::enumerate(mlp.layers)) {
+      fn(llvm::formatv("{0}.{1}.weight", name, l).str(), layer.weight,
+         layer.weightGrad);
+      fn(llvm::formatv("{0}.{1}.bias", name, l).str(), layer.bias,
+         layer.biasGrad);
+    }
+  };
+  auto visitLSTM = [&](llvm::StringRef name, LSTM &cell) {
+    fn((name + ".input_weight").str(), cell.inputWeight, cell.inputWeightGrad);
+    fn((name + ".hidden_weight").str(), cell.hiddenWeight,
+       cell.hiddenWeightGrad);
+    fn((name + ".bias").str(), cell.bias, cell.biasGrad);
+  };
+  visitMLP("computation", computation);
+  visitLSTM("computation_lstm", computationLSTM);
+  visitLSTM("loop_lstm", loopLSTM);
+  visitMLP("merge", merge);
+  visitMLP("regression", regression);
+}
+
+template <typename T> void Network<T>::initialize(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  forEachParameter([&](const std::string &name, Matrix &value, Matrix &) {
+    if (value.cols() == 1) { // A bias.
+      value.setZero();
+      return;
+    }
+    double limit = std::sqrt(6.0 / double(value.rows() + value.cols()));
+    for (Eigen::Index j = 0; j < value.cols(); ++j)
+      for (Eigen::Index i = 0; i < value.rows(); ++i)
+        value(i, j) = T((2 * uniform01(rng) - 1) * limit);
+  });
+}
+
+template <typename T> void Network<T>::zeroGradients() {
+  forEachParameter(
+      [](const std::string &, Matrix &, Matrix &grad) { grad.setZero(); });
+}
+
+template <typename T> size_t Network<T>::parameterCount() {
+  size_t count = 0;
+  forEachParameter([&](const std::string &, Matrix &value, Matrix &) {
+    count += value.size();
+  });
+  return count;
+}
+
+template <typename T>
+typename Network<T>::Matrix
+Network<T>::packInputs(llvm::ArrayRef<const ProgramFeatures *> schedules) {
+  constexpr unsigned f = features::kNumFeatures;
+  static const std::vector<bool> numeric = [] {
+    std::vector<bool> result;
+    for (const FeatureInfo &feature : featureList())
+      result.push_back(feature.kind == FeatureKind::Numeric);
+    return result;
+  }();
+  size_t batch = schedules.size();
+  size_t computations = batch ? schedules.front()->tree.numComputations : 0;
+  Matrix inputs = Matrix::Zero(f, computations * batch);
+  for (size_t b = 0; b < batch; ++b)
+    for (size_t c = 0; c < computations; ++c) {
+      const float *raw = schedules[b]->values.data() + c * f;
+      T *column = inputs.col(c * batch + b).data();
+      for (unsigned i = 0; i < f; ++i) {
+        float x = raw[i];
+        if (x == 0)
+          continue;
+        if (!numeric[i]) {
+          column[i] = T(x);
+          continue;
+        }
+        T magnitude = std::log1p(std::fabs(T(x)));
+        column[i] = x < 0 ? -magnitude : magnitude;
+      }
+    }
+  return inputs;
+}
+
+//===----------------------------------------------------------------------===//
+// MLP
+//===----------------------------------------------------------------------===//
+
+template <typename T>
+typename Network<T>::Matrix Network<T>::forwardMLP(const MLP &mlp,
+                                                   const Matrix &x,
+                                                   MLPTape *tape,
+                                                   std::mt19937_64 *dropout)
+    const {
+  Matrix a = x;
+  for (auto [l, layer] : llvm::enumerate(mlp.layers)) {
+    Matrix pre = layer.weight * a;
+    pre.colwise() += layer.bias.col(0);
+    if (tape)
+      tape->inputs.push_back(std::move(a));
+    if (mlp.linearOutput && l + 1 == mlp.layers.size()) {
+      a = pre;
+      if (tape) {
+        tape->preActivations.push_back(std::move(pre));
+        tape->masks.emplace_back();
+      }
+      continue;
+    }
+    a = (pre.array() > T(0)).select(pre.array(), pre.array().exp() - T(1));
+    Matrix mask;
+    if (dropout && shape.dropout > 0) {
+      T keep = T(1 / (1 - shape.dropout));
+      mask.resize(a.rows(), a.cols());
+      for (Eigen::Index i = 0; i < mask.size(); ++i)
+        mask.data()[i] = uniform01(*dropout) < shape.dropout ? T(0) : keep;
+      a = a.cwiseProduct(mask);
+    }
+    if (tape) {
+      tape->preActivations.push_back(std::move(pre));
+      tape->masks.push_back(std::move(mask));
+    }
+  }
+  return a;
+}
+
+template <typename T>
+typename Network<T>::Matrix
+Network<T>::backwardMLP(MLP &mlp, const MLPTape &tape, Matrix grad,
+                        bool inputGrad) {
+  for (size_t l = mlp.layers.size(); l-- > 0;) {
+    Dense &layer = mlp.layers[l];
+    const Matrix &pre = tape.preActivations[l];
+    if (!(mlp.linearOutput && l + 1 == mlp.layers.size())) {
+      if (tape.masks[l].size())
+        grad = grad.cwiseProduct(tape.masks[l]);
+      // ELU'(x) = 1 for x > 0, e^x otherwise.
+      grad = grad.cwiseProduct(
+          (pre.array() > T(0)).select(T(1), pre.array().exp()).matrix());
+    }
+    layer.weightGrad.noalias() += grad * tape.inputs[l].transpose();
+    layer.biasGrad += grad.rowwise().sum();
+    if (l == 0 && !inputGrad)
+      return Matrix();
+    grad = layer.weight.transpose() * grad;
+  }
+  return grad;
+}
+
+//===----------------------------------------------------------------------===//
+// LSTM
+//===----------------------------------------------------------------------===//
+
+template <typename T>
+void Network<T>::step(const LSTM &cell, const Matrix &projection, Matrix &h,
+                      Matrix &c, StepTape *tape) const {
+  Eigen::Index e = shape.embedding;
+  Matrix gates = projection;
+  if (h.size()) // An empty h (and c) is the zero initial state.
+    gates.noalias() += cell.hiddenWeight * h;
+  Matrix i = sigmoid(gates.topRows(e));
+  Matrix f = sigmoid(gates.middleRows(e, e));
+  Matrix g = gates.middleRows(2 * e, e).array().tanh().matrix();
+  Matrix o = sigmoid(gates.bottomRows(e));
+  Matrix next = i.cwiseProduct(g);
+  if (c.size())
+    next += f.cwiseProduct(c);
+  Matrix tanhC = next.array().tanh().matrix();
+  Matrix hNext = o.cwiseProduct(tanhC);
+  if (tape) {
+    tape->hPrev = std::move(h);
+    tape->cPrev = std::move(c);
+    tape->i = std::move(i);
+    tape->f = std::move(f);
+    tape->g = std::move(g);
+    tape->o = std::move(o);
+    tape->c = next;
+    tape->tanhC = std::move(tanhC);
+  }
+  h = std::move(hNext);
+  c = std::move(next);
+}
+
+template <typename T>
+void Network<T>::backwardSteps(
+    LSTM &cell, const std::vector<StepTape> &steps, Matrix dh,
+    llvm::function_ref<void(size_t, const Matrix &)> projectionGrad) {
+  Eigen::Index e = shape.embedding;
+  Matrix dc;
+  for (size_t t = steps.size(); t-- > 0;) {
+    const StepTape &s = steps[t];
+    Matrix dTanhC = dh.cwiseProduct(s.o).cwiseProduct(
+        (T(1) - s.tanhC.array().square()).matrix());
+    if (dc.size())
+      dTanhC += dc;
+    Matrix dGates(4 * e, dh.cols());
+    // d pre-activation = d activation * activation'.
+    dGates.topRows(e) = dTanhC.cwiseProduct(s.g).cwiseProduct(
+        (s.i.array() * (T(1) - s.i.array())).matrix());
+    if (s.cPrev.size())
+      dGates.middleRows(e, e) = dTanhC.cwiseProduct(s.cPrev).cwiseProduct(
+          (s.f.array() * (T(1) - s.f.array())).matrix());
+    else
+      dGates.middleRows(e, e).setZero();
+    dGates.middleRows(2 * e, e) = dTanhC.cwiseProduct(s.i).cwiseProduct(
+        (T(1) - s.g.array().square()).matrix());
+    dGates.bottomRows(e) = dh.cwiseProduct(s.tanhC).cwiseProduct(
+        (s.o.array() * (T(1) - s.o.array())).matrix());
+    projectionGrad(t, dGates);
+    if (!s.hPrev.size())
+      break; // The first step: the initial state is a constant.
+    cell.hiddenWeightGrad.noalias() += dGates * s.hPrev.transpose();
+    dh = cell.hiddenWeight.transpose() * dGates;
+    dc = dTanhC.cwiseProduct(s.f);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The tree
+//===----------------------------------------------------------------------===//
+
+template <typename T>
+typename Network<T>::Matrix
+Network<T>::forward(const FeatureTree &tree, const Matrix &inputs,
+                    unsigned batch, Tape *tape,
+                    std::mt19937_64 *dropout) const {
+  Eigen::Index e = shape.embedding;
+  Matrix embeddings = forwardMLP(computation, inputs,
+                                 tape ? &tape->computation : nullptr, dropout);
+  Matrix projections = computationLSTM.inputWeight * embeddings;
+  projections.colwise() += computationLSTM.bias.col(0);
+
+  std::vector<Matrix> nodeEmbeddings(tree.nodes.size());
+  if (tape)
+    tape->nodes.assign(tree.nodes.size(), NodeTape());
+  for (auto [n, node] : llvm::enumerate(tree.nodes)) {
+    NodeTape *nodeTape = tape ? &tape->nodes[n] : nullptr;
+    Matrix merged = Matrix::Zero(2 * e, batch);
+    Matrix h, c;
+    for (int comp : node.computations) {
+      StepTape *stepTape = nullptr;
+      if (nodeTape)
+        stepTape = &nodeTape->computationSteps.emplace_back();
+      step(computationLSTM, projections.middleCols(comp * batch, batch), h, c,
+           stepTape);
+    }
+    if (h.size())
+      merged.topRows(e) = h;
+    h.resize(0, 0);
+    c.resize(0, 0);
+    for (int child : node.loops) {
+      Matrix projection = loopLSTM.inputWeight * nodeEmbeddings[child];
+      projection.colwise() += loopLSTM.bias.col(0);
+      StepTape *stepTape = nullptr;
+      if (nodeTape)
+        stepTape = &nodeTape->loopSteps.emplace_back();
+      step(loopLSTM, projection, h, c, stepTape);
+    }
+    if (h.size())
+      merged.bottomRows(e) = h;
+    nodeEmbeddings[n] = forwardMLP(merge, merged,
+                                   nodeTape ? &nodeTape->merge : nullptr,
+                                   dropout);
+  }
+
+  Matrix logits =
+      forwardMLP(regression, nodeEmbeddings.back(),
+                 tape ? &tape->regression : nullptr, dropout);
+  Matrix predictions =
+      logits.array().max(T(-kMaxLogit)).min(T(kMaxLogit)).exp().matrix();
+  if (tape) {
+    tape->embeddings = std::move(embeddings);
+    tape->nodeEmbeddings = std::move(nodeEmbeddings);
+    tape->logits = std::move(logits);
+    tape->predictions = predictions;
+  }
+  return predictions;
+}
+
+template <typename T>
+void Network<T>::backward(const FeatureTree &tree, const Tape &tape,
+                          const Matrix &predictionGrad) {
+  Eigen::Index e = shape.embedding;
+  Eigen::Index batch = predictionGrad.cols();
+  Matrix dLogits =
+      predictionGrad.cwiseProduct(tape.predictions)
+          .cwiseProduct(
+              (tape.logits.array().abs() < T(kMaxLogit)).template cast<T>()
+                  .matrix());
+  std::vector<Matrix> nodeGrads(tree.nodes.size());
+  nodeGrads.back() = backwardMLP(regression, tape.regression, dLogits);
+
+  Matrix projectionGrads = Matrix::Zero(4 * e, tape.embeddings.cols());
+  for (size_t n = tree.nodes.size(); n-- > 0;) {
+    const FeatureTree::Node &node = tree.nodes[n];
+    const NodeTape &nodeTape = tape.nodes[n];
+    if (!nodeGrads[n].size())
+      nodeGrads[n] = Matrix::Zero(e, batch);
+    Matrix dMerged = backwardMLP(merge, nodeTape.merge, nodeGrads[n]);
+    backwardSteps(loopLSTM, nodeTape.loopSteps, dMerged.bottomRows(e),
+                  [&](size_t t, const Matrix &dGates) {
+                    int child = node.loops[t];
+                    const Matrix &x = tape.nodeEmbeddings[child];
+                    loopLSTM.inputWeightGrad.noalias() +=
+                        dGates * x.transpose();
+                    loopLSTM.biasGrad += dGates.rowwise().sum();
+                    Matrix dx = loopLSTM.inputWeight.transpose() * dGates;
+                    if (nodeGrads[child].size())
+                      nodeGrads[child] += dx;
+                    else
+                      nodeGrads[child] = std::move(dx);
+                  });
+    backwardSteps(computationLSTM, nodeTape.computationSteps,
+                  dMerged.topRows(e), [&](size_t t, const Matrix &dGates) {
+                    projectionGrads.middleCols(node.computations[t] * batch,
+                                               batch) += dGates;
+                  });
+  }
+  computationLSTM.inputWeightGrad.noalias() +=
+      projectionGrads * tape.embeddings.transpose();
+  computationLSTM.biasGrad += projectionGrads.rowwise().sum();
+  Matrix dEmbeddings = computationLSTM.inputWeight.transpose() * projectionGrads;
+  backwardMLP(computation, tape.computation, std::move(dEmbeddings),
+              /*inputGrad=*/false);
+}
+
+template <typename T>
+T tuner::mapeLoss(const typename Network<T>::Matrix &predictions,
+                  const typename Network<T>::Matrix &targets,
+                  typename Network<T>::Matrix *grad) {
+  Eigen::Index n = predictions.cols();
+  T loss = ((predictions - targets).array().abs() / targets.array()).sum() /
+           T(n);
+  if (grad)
+    *grad = ((predictions - targets).array().sign() / targets.array() / T(n))
+                .matrix();
+  return loss;
+}
+
+namespace tuner {
+template class Network<float>;
+template class Network<double>;
+template float mapeLoss<float>(const Network<float>::Matrix &,
+                               const Network<float>::Matrix &,
+                               Network<float>::Matrix *);
+template double mapeLoss<double>(const Network<double>::Matrix &,
+                                 const Network<double>::Matrix &,
+                                 Network<double>::Matrix *);
+} // namespace tuner

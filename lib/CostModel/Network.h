@@ -1,0 +1,150 @@
+//===- Network.h - The tree-LSTM, forward and backward ----------*- C++ -*-===//
+//
+// The network of the cost model on Eigen matrices, for a batch of schedules
+// that share one tree shape: column b of every activation belongs to sample
+// b. Templated on the scalar: float for training and inference, double for
+// the finite-difference checks of the hand-written backward pass.
+//
+// Internal to TunerCostModel (Eigen stays out of the public headers, so the
+// library may be compiled for the host's vector units without changing the
+// layout of Eigen objects in other libraries).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TUNER_LIB_COSTMODEL_NETWORK_H
+#define TUNER_LIB_COSTMODEL_NETWORK_H
+
+#include "tuner/CostModel/CostModel.h"
+#include "tuner/CostModel/Features.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionExtras.h"
+
+#include <Eigen/Dense>
+
+#include <random>
+#include <string>
+#include <vector>
+
+namespace tuner {
+
+template <typename T> class Network {
+public:
+  using Matrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+
+  /// A fully connected layer: y = weight * x + bias.
+  struct Dense {
+    Matrix weight, bias, weightGrad, biasGrad;
+  };
+  /// An LSTM cell (gates i, f, g, o stacked in that order).
+  struct LSTM {
+    Matrix inputWeight, hiddenWeight, bias;
+    Matrix inputWeightGrad, hiddenWeightGrad, biasGrad;
+  };
+  /// A stack of dense layers; ELU and dropout after each layer but, when
+  /// `linearOutput`, the last.
+  struct MLP {
+    std::vector<Dense> layers;
+    bool linearOutput = false;
+  };
+
+  /// What the backward pass of an MLP needs.
+  struct MLPTape {
+    std::vector<Matrix> inputs, preActivations, masks;
+  };
+  /// One LSTM step.
+  struct StepTape {
+    Matrix hPrev, cPrev, i, f, g, o, c, tanhC;
+  };
+  /// One node of the tree.
+  struct NodeTape {
+    std::vector<StepTape> computationSteps, loopSteps;
+    MLPTape merge;
+  };
+  /// Everything the backward pass needs of one forward pass.
+  struct Tape {
+    MLPTape computation;
+    Matrix embeddings; ///< Computation embeddings, E x (C * B).
+    std::vector<NodeTape> nodes;
+    std::vector<Matrix> nodeEmbeddings;
+    MLPTape regression;
+    Matrix logits;      ///< 1 x B, before exp.
+    Matrix predictions; ///< 1 x B.
+  };
+
+  explicit Network(const NetworkShape &shape);
+
+  /// Glorot-uniform weights, zero biases, from `seed`.
+  void initialize(uint64_t seed);
+
+  /// Predicted speedups (1 x B) of a batch of B schedules sharing `tree`.
+  /// `inputs` holds transformed computation vectors: computation c of sample
+  /// b in column c * B + b. With `tape`, records what backward needs; with
+  /// `dropout`, drops activations (training).
+  Matrix forward(const FeatureTree &tree, const Matrix &inputs, unsigned batch,
+                 Tape *tape = nullptr, std::mt19937_64 *dropout = nullptr) const;
+
+  /// Adds to the gradients of every parameter those of
+  /// sum_b predictionGrad(b) * prediction(b) for the forward pass in `tape`.
+  void backward(const FeatureTree &tree, const Tape &tape,
+                const Matrix &predictionGrad);
+
+  /// Calls fn(name, value, gradient) for every parameter, in a fixed order.
+  void forEachParameter(
+      llvm::function_ref<void(const std::string &, Matrix &, Matrix &)> fn);
+  void zeroGradients();
+  size_t parameterCount();
+
+  const NetworkShape &getShape() const { return shape; }
+
+  /// Packs the transformed computation vectors of `schedules` (which must
+  /// share one tree shape) as forward's `inputs`.
+  static Matrix packInputs(llvm::ArrayRef<const ProgramFeatures *> schedules);
+
+  /// Copies every parameter of `other` (same shape) converted to T.
+  template <typename U> void copyParameters(Network<U> &other) {
+    std::vector<const typename Network<U>::Matrix *> values;
+    other.forEachParameter(
+        [&](const std::string &, typename Network<U>::Matrix &value,
+            typename Network<U>::Matrix &) { values.push_back(&value); });
+    size_t i = 0;
+    forEachParameter([&](const std::string &, Matrix &value, Matrix &) {
+      value = values[i++]->template cast<T>();
+    });
+  }
+
+private:
+  Matrix forwardMLP(const MLP &mlp, const Matrix &x, MLPTape *tape,
+                    std::mt19937_64 *dropout) const;
+  /// Returns the gradient of the MLP's input (an empty matrix unless
+  /// `inputGrad`).
+  Matrix backwardMLP(MLP &mlp, const MLPTape &tape, Matrix grad,
+                     bool inputGrad = true);
+  /// One step: gates from `projection` (input weight * x + bias) and h.
+  void step(const LSTM &cell, const Matrix &projection, Matrix &h, Matrix &c,
+            StepTape *tape) const;
+  /// Backward through the steps of one sequence, from the gradient of its
+  /// last h; calls inputGrad(step, grad of the step's projection).
+  void backwardSteps(LSTM &cell, const std::vector<StepTape> &steps,
+                     Matrix dh,
+                     llvm::function_ref<void(size_t, const Matrix &)>
+                         projectionGrad);
+
+  NetworkShape shape;
+  MLP computation, merge, regression;
+  LSTM computationLSTM, loopLSTM;
+};
+
+extern template class Network<float>;
+extern template class Network<double>;
+
+/// MAPE of predictions against targets (1 x B each, targets > 0); with
+/// `grad`, also its gradient with respect to the predictions.
+template <typename T>
+T mapeLoss(const typename Network<T>::Matrix &predictions,
+           const typename Network<T>::Matrix &targets,
+           typename Network<T>::Matrix *grad);
+
+} // namespace tuner
+
+#endif // TUNER_LIB_COSTMODEL_NETWORK_H
