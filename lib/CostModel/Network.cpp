@@ -93,6 +93,16 @@ void Network<T>::forEachParameter(
   visitMLP("regression", regression);
 }
 
+template <typename T>
+void Network<T>::forEachParameter(
+    llvm::function_ref<void(const std::string &, const Matrix &)> fn) const {
+  // The visitor does not modify the network; it only lends out references.
+  const_cast<Network<T> *>(this)->forEachParameter(
+      [&](const std::string &name, Matrix &value, Matrix &) {
+        fn(name, value);
+      });
+}
+
 template <typename T> void Network<T>::initialize(uint64_t seed) {
   std::mt19937_64 rng(seed);
   forEachParameter([&](const std::string &name, Matrix &value, Matrix &) {

@@ -92,6 +92,9 @@ public:
   /// Calls fn(name, value, gradient) for every parameter, in a fixed order.
   void forEachParameter(
       llvm::function_ref<void(const std::string &, Matrix &, Matrix &)> fn);
+  /// The same, read-only, without gradients.
+  void forEachParameter(
+      llvm::function_ref<void(const std::string &, const Matrix &)> fn) const;
   void zeroGradients();
   size_t parameterCount();
 

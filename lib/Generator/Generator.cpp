@@ -19,6 +19,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <cassert>
 #include <numeric>
 
 using namespace tuner;
@@ -183,6 +184,8 @@ private:
   int addNode(ExprNode node);
   int addConstant();
   int addBinary(BinaryOp op, int lhs, int rhs);
+  /// node * c or node + c for a random constant c.
+  int scaleByConstant(int node);
   BinaryOp randomOp();
   /// Combines nodes `leaves` into one value with random ops and constants.
   void randomBody(std::vector<int> leaves);
@@ -270,12 +273,12 @@ int ProgramBuilder::addNode(ExprNode node) {
 int ProgramBuilder::addConstant() {
   ExprNode node;
   node.kind = ExprNode::Kind::Constant;
-  if (isFloat(spec.type)) {
-    int64_t eighths = rng.uniform(1, 16) * (rng.chance(25) ? -1 : 1);
-    node.constant = double(eighths) / 8;
-  } else {
-    node.constant = double(rng.uniform(1, 4) * (rng.chance(25) ? -1 : 1));
-  }
+  // One draw per statement: the order of draws must not depend on the
+  // compiler's order of evaluating operands.
+  int64_t magnitude = isFloat(spec.type) ? rng.uniform(1, 16) : rng.uniform(1, 4);
+  int64_t sign = rng.chance(25) ? -1 : 1;
+  node.constant = isFloat(spec.type) ? double(sign * magnitude) / 8
+                                     : double(sign * magnitude);
   return addNode(node);
 }
 
@@ -295,26 +298,28 @@ BinaryOp ProgramBuilder::randomOp() {
   return ops[rng.weighted({35, 20, 30, 10, 5})];
 }
 
+int ProgramBuilder::scaleByConstant(int node) {
+  BinaryOp op = rng.chance(60) ? BinaryOp::Mul : BinaryOp::Add;
+  int constant = addConstant();
+  return addBinary(op, node, constant);
+}
+
 void ProgramBuilder::randomBody(std::vector<int> leaves) {
   rng.shuffle(leaves);
-  if (leaves.size() == 1 || rng.chance(20)) {
-    int scaled = addBinary(rng.chance(60) ? BinaryOp::Mul : BinaryOp::Add,
-                           leaves.back(), addConstant());
-    leaves.back() = scaled;
-  }
+  if (leaves.size() == 1 || rng.chance(20))
+    leaves.back() = scaleByConstant(leaves.back());
   while (leaves.size() > 1) {
     int lhs = leaves.back();
     leaves.pop_back();
     size_t at = rng.next() % leaves.size();
-    int combined = addBinary(randomOp(), lhs, leaves[at]);
+    BinaryOp op = randomOp();
+    int combined = addBinary(op, lhs, leaves[at]);
     if (rng.chance(15))
-      combined = addBinary(rng.chance(50) ? BinaryOp::Mul : BinaryOp::Add,
-                           combined, addConstant());
+      combined = scaleByConstant(combined);
     leaves[at] = combined;
   }
-  // The value is the last node: make sure it is the root.
-  if (leaves.front() != static_cast<int>(comp.body.size()) - 1)
-    addBinary(BinaryOp::Add, leaves.front(), addConstant());
+  // Every step added its result last, so the root is the last node.
+  assert(leaves.front() == static_cast<int>(comp.body.size()) - 1);
 }
 
 std::vector<int> ProgramBuilder::operandNodes(unsigned count) {
@@ -517,13 +522,16 @@ bool ProgramBuilder::stencil(int source) {
   size_t kind = rng.weighted({70, 15, 15});
   if (kind == 0) {
     // Weighted sum.
-    int sum = addBinary(BinaryOp::Mul, reads[0], addConstant());
+    int weight = addConstant();
+    int sum = addBinary(BinaryOp::Mul, reads[0], weight);
     for (size_t p = 1; p < reads.size(); ++p) {
-      int term = rng.chance(30)
-                     ? reads[p]
-                     : addBinary(BinaryOp::Mul, reads[p], addConstant());
-      sum = addBinary(rng.chance(80) ? BinaryOp::Add : BinaryOp::Sub, sum,
-                      term);
+      int term = reads[p];
+      if (rng.chance(70)) {
+        weight = addConstant();
+        term = addBinary(BinaryOp::Mul, reads[p], weight);
+      }
+      BinaryOp op = rng.chance(80) ? BinaryOp::Add : BinaryOp::Sub;
+      sum = addBinary(op, sum, term);
     }
   } else if (kind == 1) {
     // Max (or min) over the window.
@@ -534,9 +542,10 @@ bool ProgramBuilder::stencil(int source) {
   } else {
     randomBody(reads);
   }
-  if (withExtra)
-    addBinary(randomOp(), static_cast<int>(comp.body.size()) - 1,
-              nodes.back());
+  if (withExtra) {
+    BinaryOp op = randomOp();
+    addBinary(op, static_cast<int>(comp.body.size()) - 1, nodes.back());
+  }
   return true;
 }
 
@@ -650,12 +659,21 @@ bool ProgramBuilder::contraction(int source) {
       if (role == 0) {
         variant = Matmul; // source @ B
         m = shape[0], k = shape[1], lhs = source;
-        if (!grow(n))
+        // Multiply by a tensor computed before when one fits.
+        std::vector<int> partners;
+        for (auto [t, tensor] : llvm::enumerate(spec.tensors)) {
+          if (tensor.shape.size() != 2 || tensor.shape[0] != k)
+            continue;
+          n = tensor.shape[1];
+          if (fits())
+            partners.push_back(static_cast<int>(t));
+        }
+        if (!partners.empty() && rng.chance(50)) {
+          rhs = rng.pick(llvm::ArrayRef<int>(partners));
+          n = spec.tensors[rhs].shape[1];
+        } else if (!grow(n)) {
           return false;
-        // Multiply by a tensor computed before when one has the shape.
-        int existing = existingWithShape({k, n});
-        if (existing >= 0 && rng.chance(50))
-          rhs = existing;
+        }
       } else if (role == 1) {
         variant = Matmul; // A @ source
         k = shape[0], n = shape[1], rhs = source;

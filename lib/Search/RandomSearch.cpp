@@ -56,7 +56,7 @@ private:
         return std::move(*config);
     }
     // Sampling stalls: enumerate what is left, if the space is small.
-    if (chain.hasRealParameters())
+    if (chain.hasRealParameters() || !chain.isExact())
       return std::nullopt;
     llvm::APInt size = chain.count();
     if (size.getActiveBits() > 63 || size.getZExtValue() > kEnumerableSize)

@@ -25,6 +25,11 @@ tuner::createStrategy(llvm::StringRef name, const ChainOfTrees &chain,
     if (chain.hasRealParameters())
       return llvm::createStringError(
           "the exhaustive strategy cannot enumerate real-valued parameters");
+    if (!chain.isExact())
+      return llvm::createStringError(
+          "the exhaustive strategy cannot enumerate this space: it is too "
+          "large to enumerate (size " +
+          chain.countString() + ")");
     return createExhaustiveSearch(chain);
   }
   return llvm::createStringError("unknown search strategy '" + name +

@@ -42,9 +42,27 @@ struct ChainOfTrees::Tree {
   /// nodes[0] is the root (no parameter assigned).
   std::vector<Node> nodes;
 
+  /// A group too large to enumerate: its feasible assignments are sampled
+  /// by rejection (uniform proposals conditioned on the constraints, which
+  /// stays uniform over the feasible set) and counted by estimation.
+  bool sampled = false;
+  double estimatedLeaves = 0;
+  std::vector<Constraint> parts;
+  /// parts checked once the level's parameter is drawn (by index in parts).
+  std::vector<std::vector<size_t>> partsAtLevel;
+
   uint64_t leafCount() const {
+    if (sampled)
+      return estimatedLeaves >= 1.8e19 ? UINT64_MAX
+                                       : uint64_t(std::llround(estimatedLeaves));
     return implicit ? implicitSize : nodes.front().leaves;
   }
+
+  /// Draws the group's part of a feasible config by rejection; false after
+  /// `attempts` proposals that all violate a constraint.
+  bool sampleByRejection(const Space &space, std::mt19937_64 &rng,
+                         std::vector<ParamValue> &values,
+                         uint64_t attempts) const;
 
   /// Writes the leaf-th feasible assignment (leaf < leafCount()) into values.
   void decode(const Space &space, uint64_t leaf,
@@ -70,6 +88,10 @@ struct ChainOfTrees::Tree {
   bool containsLeaf(const Space &space, const Config &config) const {
     if (implicit)
       return true;
+    if (sampled)
+      return llvm::all_of(parts, [&](const Constraint &c) {
+        return c.evaluate(config);
+      });
     const Node *node = &nodes.front();
     for (size_t param : params) {
       std::optional<uint64_t> index = space[param].indexOf(config[param]);
@@ -180,11 +202,13 @@ public:
     }
     for (size_t p : tree.params) {
       uint64_t size = *space[p].domainSize();
-      if (size > limit)
+      if (size > limit) {
+        tooLarge = true;
         return makeError(llvm::formatv(
             "Chain-of-Trees: parameter '{0}' of the group {1} has {2} values, "
             "more than maxNodesPerTree ({3})",
             space[p].name, describeGroup(), size, limit));
+      }
       std::vector<ParamValue> values;
       values.reserve(size);
       for (uint64_t i = 0; i < size; ++i)
@@ -192,13 +216,35 @@ public:
       domains.push_back(std::move(values));
     }
     tree.nodes.emplace_back();
-    if (!expand(0, 0))
+    if (!expand(0, 0)) {
+      tooLarge = true;
       return makeError(llvm::formatv(
           "Chain-of-Trees: enumerating the group {0} visits more than "
           "maxNodesPerTree ({1}) tree nodes; shrink their domains or relax "
           "the constraints that tie them",
           describeGroup(), limit));
+    }
     return Error::success();
+  }
+
+  /// Whether build() failed because the group is too large to enumerate.
+  bool tooLarge = false;
+
+  /// Which constraint checks run at which level (by index in `parts`).
+  static std::vector<std::vector<size_t>>
+  levels(const Space &space, const std::vector<size_t> &params,
+         const std::vector<Constraint> &parts) {
+    std::vector<size_t> levelOf(space.size(), 0);
+    for (size_t level = 0; level < params.size(); ++level)
+      levelOf[params[level]] = level;
+    std::vector<std::vector<size_t>> result(params.size());
+    for (size_t c = 0; c < parts.size(); ++c) {
+      size_t level = 0;
+      for (size_t p : parts[c].getParameters())
+        level = std::max(level, levelOf[p]);
+      result[level].push_back(c);
+    }
+    return result;
   }
 
 private:
@@ -283,6 +329,65 @@ ParamValue sampleReal(const Parameter &p, std::mt19937_64 &rng) {
 }
 } // namespace
 
+bool ChainOfTrees::Tree::sampleByRejection(const Space &space,
+                                            std::mt19937_64 &rng,
+                                            std::vector<ParamValue> &values,
+                                            uint64_t attempts) const {
+  for (uint64_t attempt = 0; attempt < attempts; ++attempt) {
+    bool feasible = true;
+    for (size_t level = 0; level < params.size() && feasible; ++level) {
+      size_t p = params[level];
+      values[p] = space[p].valueAt(uniformBelow(rng, *space[p].domainSize()));
+      for (size_t c : partsAtLevel[level])
+        if (!parts[c].evaluate(values)) {
+          feasible = false;
+          break;
+        }
+    }
+    if (feasible)
+      return true;
+  }
+  return false;
+}
+
+namespace {
+/// Proposals drawn to estimate the feasible fraction of a sampled group.
+constexpr uint64_t kEstimationDraws = 20000;
+/// Proposals per sample before a sampled group counts as (nearly) empty.
+constexpr uint64_t kRejectionAttempts = 1000000;
+
+Error makeSampledTree(const Space &space, ChainOfTrees::Tree &tree,
+                      std::vector<Constraint> parts, uint64_t seed) {
+  tree.nodes.clear();
+  tree.sampled = true;
+  tree.parts = std::move(parts);
+  tree.partsAtLevel = TreeBuilder::levels(space, tree.params, tree.parts);
+  // Feasible fraction of uniform proposals, by Monte Carlo.
+  std::mt19937_64 rng(seed);
+  std::vector<ParamValue> values(space.size());
+  uint64_t accepted = 0;
+  for (uint64_t draw = 0; draw < kEstimationDraws; ++draw)
+    accepted += tree.sampleByRejection(space, rng, values, 1);
+  double total = 1;
+  for (size_t p : tree.params)
+    total *= double(*space[p].domainSize());
+  if (accepted == 0) {
+    // Rare feasible configs: make sure there is at least one.
+    if (!tree.sampleByRejection(space, rng, values, kRejectionAttempts))
+      return makeError("Chain-of-Trees: the group of '" +
+                       space[tree.params.front()].name +
+                       "' is too large to enumerate and no feasible config "
+                       "was found by sampling");
+    accepted = 1;
+  }
+  tree.estimatedLeaves =
+      std::max(1.0, total * double(accepted) / double(kEstimationDraws));
+  return Error::success();
+}
+} // namespace
+
+bool ChainOfTrees::isExact() const { return exact; }
+
 Expected<ChainOfTrees> ChainOfTrees::build(const Space &input,
                                            Options options) {
   ChainOfTrees chain;
@@ -351,8 +456,15 @@ Expected<ChainOfTrees> ChainOfTrees::build(const Space &input,
           parts.push_back(std::move(part));
       tree->params = orderGroup(space, members[g], parts);
       TreeBuilder builder(space, *tree, limit);
-      if (Error error = builder.build(parts))
-        return std::move(error);
+      if (Error error = builder.build(parts)) {
+        if (!builder.tooLarge || !options.sampleLargeGroups)
+          return std::move(error);
+        llvm::consumeError(std::move(error));
+        if (Error error = makeSampledTree(space, *tree, std::move(parts),
+                                          options.seed))
+          return std::move(error);
+        chain.exact = false;
+      }
     }
     chain.groups.push_back(tree->params);
     chain.trees.push_back(std::move(tree));
@@ -377,6 +489,13 @@ std::string ChainOfTrees::countString() const {
     return "0";
   if (hasRealParameters())
     return "infinite";
+  if (!exact) {
+    double estimate = 1;
+    for (const auto &tree : trees)
+      estimate *= tree->sampled ? tree->estimatedLeaves
+                                : double(tree->leafCount());
+    return llvm::formatv("~{0:E2} (estimated)", estimate).str();
+  }
   llvm::SmallString<64> text;
   total.toStringUnsigned(text, 10);
   return std::string(text);
@@ -393,8 +512,17 @@ Expected<Config> ChainOfTrees::sample(std::mt19937_64 &rng) const {
   const int maxAttempts = realConstraints.empty() ? 1 : 10000;
   std::vector<ParamValue> values(s.size());
   for (int attempt = 0; attempt < maxAttempts; ++attempt) {
-    for (const auto &tree : trees)
-      tree->decode(s, uniformBelow(rng, tree->leafCount()), values);
+    for (const auto &tree : trees) {
+      if (!tree->sampled) {
+        tree->decode(s, uniformBelow(rng, tree->leafCount()), values);
+        continue;
+      }
+      if (!tree->sampleByRejection(s, rng, values, kRejectionAttempts))
+        return makeError(llvm::formatv(
+            "cannot sample: {0} random assignments in a row of the group of "
+            "'{1}' violate its constraints",
+            kRejectionAttempts, s[tree->params.front()].name));
+    }
     for (size_t p : realParameters)
       values[p] = sampleReal(s[p], rng);
     bool feasible = llvm::all_of(realConstraints, [&](size_t c) {

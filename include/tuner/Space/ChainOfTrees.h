@@ -28,6 +28,12 @@ public:
     /// group's parameters; so is a group holding a parameter with more values
     /// than this. At most 2^32 - 2 (larger values are clamped).
     uint64_t maxNodesPerTree = 20'000'000;
+    /// A group that exceeds maxNodesPerTree is sampled by rejection and its
+    /// size estimated (seeded by `seed`), instead of being an error; the
+    /// chain is then not exact: count() is an estimate and at() is
+    /// unavailable.
+    bool sampleLargeGroups = true;
+    uint64_t seed = 1;
   };
 
   /// Builds the chain. Real parameters never enter a tree: they are sampled
@@ -51,6 +57,8 @@ public:
   /// discrete part is already empty: "0").
   std::string countString() const;
   bool hasRealParameters() const;
+  /// False when some group was too large to enumerate (see Options).
+  bool isExact() const;
 
   /// Uniform sample over the feasible configs. Returns an error only when
   /// the space is empty or rejection for real-valued constraints fails
@@ -81,6 +89,7 @@ private:
   std::vector<std::shared_ptr<const Tree>> trees;
   std::vector<size_t> realParameters;
   std::vector<size_t> realConstraints; ///< Constraints reading a real.
+  bool exact = true;
   bool alwaysEmpty = false;            ///< A constant constraint is false.
 };
 

@@ -416,6 +416,7 @@ TEST(ChainOfTrees, MaxNodesPerTree) {
   add(space, Parameter::integer("c", 1, 3));
   constrain(space, "a <= b");
   ChainOfTrees::Options options;
+  options.sampleLargeGroups = false;
   options.maxNodesPerTree = 1000;
   llvm::Expected<ChainOfTrees> refused = ChainOfTrees::build(space, options);
   ASSERT_FALSE(bool(refused));
@@ -451,6 +452,47 @@ TEST(ChainOfTrees, MaxNodesPerTree) {
             "more than maxNodesPerTree (1000)");
   ChainOfTrees fine = buildOrFail(wide);
   EXPECT_EQ(fine.count(), 714u);
+}
+
+TEST(ChainOfTrees, GroupsTooLargeToEnumerateAreSampledByRejection) {
+  Space space;
+  add(space, Parameter::integer("a", 1, 100));
+  add(space, Parameter::integer("b", 1, 100));
+  add(space, Parameter::integer("c", 1, 3));
+  constrain(space, "a <= b");
+  ChainOfTrees::Options options;
+  options.maxNodesPerTree = 1000;
+  llvm::Expected<ChainOfTrees> chain = ChainOfTrees::build(space, options);
+  ASSERT_TRUE(bool(chain)) << llvm::toString(chain.takeError());
+  EXPECT_FALSE(chain->isExact());
+  // 5050 * 3 = 15150 feasible configs, estimated from 20000 draws.
+  double estimate = double(chain->count().getZExtValue());
+  EXPECT_NEAR(estimate, 15150, 15150 * 0.05);
+  EXPECT_EQ(chain->countString().rfind("~", 0), 0u) << chain->countString();
+  EXPECT_NE(chain->countString().find("(estimated)"), std::string::npos);
+  // Samples are feasible and uniform: P(a = k) is proportional to 101 - k,
+  // so E[a] = 34 exactly.
+  std::mt19937_64 rng(11);
+  double sum = 0;
+  const int draws = 20000;
+  for (int i = 0; i < draws; ++i) {
+    llvm::Expected<Config> config = chain->sample(rng);
+    ASSERT_TRUE(bool(config)) << llvm::toString(config.takeError());
+    ASSERT_TRUE(chain->contains(*config));
+    ASSERT_LE((*config)[0].getInteger(), (*config)[1].getInteger());
+    sum += (*config)[0].getInteger();
+  }
+  EXPECT_NEAR(sum / draws, 34.0, 1.0);
+  EXPECT_FALSE(chain->contains(Config({I(5), I(4), I(1)})));
+
+  // A single parameter wider than the budget is sampled too.
+  Space wide;
+  add(wide, Parameter::integer("w", 1, 5000));
+  constrain(wide, "w % 7 == 0");
+  llvm::Expected<ChainOfTrees> sampled = ChainOfTrees::build(wide, options);
+  ASSERT_TRUE(bool(sampled)) << llvm::toString(sampled.takeError());
+  EXPECT_FALSE(sampled->isExact());
+  EXPECT_NEAR(double(sampled->count().getZExtValue()), 714, 714 * 0.1);
 }
 
 TEST(ChainOfTrees, RealParameters) {

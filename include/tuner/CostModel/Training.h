@@ -1,0 +1,97 @@
+//===- Training.h - Training and evaluating cost models ---------*- C++ -*-===//
+//
+// Training as in the paper (appendix A.1): MAPE loss, AdamW with decoupled
+// weight decay, a one-cycle learning-rate schedule, batches of schedules of
+// one program (one tree shape), train/validation/test split by program,
+// early stopping on the validation MAPE. Deterministic for a given seed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TUNER_COSTMODEL_TRAINING_H
+#define TUNER_COSTMODEL_TRAINING_H
+
+#include "tuner/CostModel/CostModel.h"
+#include "tuner/CostModel/Dataset.h"
+#include "tuner/CostModel/Metrics.h"
+
+#include "llvm/ADT/STLFunctionExtras.h"
+
+#include <set>
+
+namespace tuner {
+
+struct TrainingOptions {
+  NetworkShape shape;
+  uint64_t seed = 1;
+  /// Length of the one-cycle schedule; training may stop earlier.
+  unsigned epochs = 200;
+  /// Schedules per batch (all of one program and tree shape).
+  unsigned batchSize = 32;
+  /// Peak learning rate of the one-cycle schedule.
+  double learningRate = 1e-3;
+  /// AdamW's decoupled weight decay.
+  double weightDecay = 0.0075;
+  /// Stop after this many epochs without a better validation MAPE.
+  unsigned patience = 30;
+
+  /// Fails on zero epochs, batch size or patience, a learning rate that is
+  /// not positive, a negative weight decay, or a bad shape.
+  llvm::Error check() const;
+};
+
+/// What one epoch did.
+struct EpochReport {
+  unsigned epoch = 0; ///< 1-based.
+  /// Mean MAPE of the epoch's training batches (with dropout).
+  double trainMAPE = 0;
+  double validationMAPE = 0;
+  /// The learning rate at the end of the epoch.
+  double learningRate = 0;
+  /// Whether the validation MAPE is the best so far (the weights kept).
+  bool best = false;
+};
+
+/// A measured schedule, featurized.
+struct LabeledSchedule {
+  std::string program;
+  ProgramFeatures features;
+  double speedup = 0;
+};
+
+/// Featurizes the "ok" samples with a positive speedup of the programs of
+/// `dataset` (only those in `programs`, when given); `skipped` counts the
+/// other samples. Fails, naming the program, when a program does not fit the
+/// feature layout or a sample's config cannot be planned.
+llvm::Expected<std::vector<LabeledSchedule>>
+featurizeDataset(const Dataset &dataset, const std::set<std::string> *programs,
+                 unsigned &skipped);
+
+/// Program ids of a split.
+struct ProgramSplit {
+  std::vector<std::string> train, validation, test;
+};
+
+/// Splits programs 60/20/20 (at least one program each) after a seeded
+/// shuffle. Fails with fewer than three programs.
+llvm::Expected<ProgramSplit> splitPrograms(std::vector<std::string> programs,
+                                           uint64_t seed);
+
+/// Trains a model on `dataset` (read from `datasetPath`, recorded in the
+/// model); calls `onEpoch` after every epoch. Fails when the dataset has too
+/// few programs with measured speedups, mixes measurements of several
+/// machines, or does not fit the feature layout.
+llvm::Expected<CostModel>
+trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
+               const TrainingOptions &options,
+               llvm::function_ref<void(const EpochReport &)> onEpoch);
+
+/// The model's predictions of the "ok" samples of `programs` of `dataset`
+/// (every program when empty), with metrics.
+llvm::Expected<Evaluation> evaluateCostModel(const CostModel &model,
+                                             const Dataset &dataset,
+                                             llvm::ArrayRef<std::string>
+                                                 programs);
+
+} // namespace tuner
+
+#endif // TUNER_COSTMODEL_TRAINING_H

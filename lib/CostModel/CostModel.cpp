@@ -1,0 +1,530 @@
+//===- CostModel.cpp - Model files and batched predictions ----------------===//
+//
+// The model file is one JSON object:
+//   {"format": "tuner-cost-model", "version": 1,
+//    "features": {"layout": HASH, "count": N, "maxima": {...}},
+//    "shape": NetworkShape, "target": FINGERPRINT,
+//    "training": TrainingSummary, "dataset": DatasetSummary,
+//    "parameters": [{"name", "rows", "cols", "values": [column-major]}...]}
+//
+//===----------------------------------------------------------------------===//
+
+#include "CostModelImpl.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+#include <map>
+
+using namespace tuner;
+namespace json = llvm::json;
+
+static constexpr llvm::StringLiteral kFormatName = "tuner-cost-model";
+
+namespace {
+
+llvm::Error error(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// Typed reading of the fields of one JSON object; errors name the object
+/// (`what`) and the field.
+class FieldReader {
+public:
+  FieldReader(const json::Value &value, std::string what)
+      : object(value.getAsObject()), what(std::move(what)) {}
+
+  llvm::Error check() const {
+    return object ? llvm::Error::success()
+                  : error(what + ": expected a JSON object");
+  }
+
+  llvm::Expected<const json::Value *> get(llvm::StringRef key) const {
+    const json::Value *value = object->get(key);
+    if (!value)
+      return error(what + ": missing field '" + key + "'");
+    return value;
+  }
+
+  llvm::Error typeError(llvm::StringRef key, llvm::StringRef expected) const {
+    return error(what + "." + key + ": expected " + expected);
+  }
+
+  llvm::Error string(llvm::StringRef key, std::string &out) const {
+    llvm::Expected<const json::Value *> value = get(key);
+    if (!value)
+      return value.takeError();
+    std::optional<llvm::StringRef> s = (*value)->getAsString();
+    if (!s)
+      return typeError(key, "a string");
+    out = s->str();
+    return llvm::Error::success();
+  }
+
+  llvm::Error number(llvm::StringRef key, double &out) const {
+    llvm::Expected<const json::Value *> value = get(key);
+    if (!value)
+      return value.takeError();
+    if ((*value)->getAsNull()) {
+      out = std::nan("");
+      return llvm::Error::success();
+    }
+    std::optional<double> d = (*value)->getAsNumber();
+    if (!d)
+      return typeError(key, "a number");
+    out = *d;
+    return llvm::Error::success();
+  }
+
+  template <typename Int>
+  llvm::Error integer(llvm::StringRef key, Int &out) const {
+    llvm::Expected<const json::Value *> value = get(key);
+    if (!value)
+      return value.takeError();
+    std::optional<int64_t> i = (*value)->getAsInteger();
+    if (!i || *i < 0 || uint64_t(*i) > uint64_t(std::numeric_limits<Int>::max()))
+      return typeError(key, "a non-negative integer");
+    out = Int(*i);
+    return llvm::Error::success();
+  }
+
+  llvm::Error sizes(llvm::StringRef key, std::vector<unsigned> &out) const {
+    llvm::Expected<const json::Value *> value = get(key);
+    if (!value)
+      return value.takeError();
+    const json::Array *array = (*value)->getAsArray();
+    if (!array)
+      return typeError(key, "an array of layer sizes");
+    out.clear();
+    for (const json::Value &element : *array) {
+      std::optional<int64_t> i = element.getAsInteger();
+      if (!i || *i < 1 || *i > (1 << 20))
+        return typeError(key, "an array of positive layer sizes");
+      out.push_back(unsigned(*i));
+    }
+    return llvm::Error::success();
+  }
+
+  llvm::Error strings(llvm::StringRef key,
+                      std::vector<std::string> &out) const {
+    llvm::Expected<const json::Value *> value = get(key);
+    if (!value)
+      return value.takeError();
+    const json::Array *array = (*value)->getAsArray();
+    if (!array)
+      return typeError(key, "an array of strings");
+    out.clear();
+    for (const json::Value &element : *array) {
+      std::optional<llvm::StringRef> s = element.getAsString();
+      if (!s)
+        return typeError(key, "an array of strings");
+      out.push_back(s->str());
+    }
+    return llvm::Error::success();
+  }
+
+private:
+  const json::Object *object;
+  std::string what;
+};
+
+/// JSON has no NaN or infinity: metrics that are undefined are null.
+json::Value number(double value) {
+  if (!std::isfinite(value))
+    return nullptr;
+  return value;
+}
+
+json::Array sizesJSON(const std::vector<unsigned> &sizes) {
+  json::Array array;
+  for (unsigned size : sizes)
+    array.push_back(int64_t(size));
+  return array;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// NetworkShape, TrainingSummary, DatasetSummary
+//===----------------------------------------------------------------------===//
+
+llvm::Error NetworkShape::check() const {
+  auto zero = [](const std::vector<unsigned> &sizes) {
+    return llvm::is_contained(sizes, 0u);
+  };
+  if (embedding == 0 || zero(computationLayers) || zero(mergeLayers) ||
+      zero(regressionLayers))
+    return error("layer sizes must be positive");
+  if (!(dropout >= 0 && dropout < 1))
+    return error("dropout must be in [0, 1), got " + llvm::Twine(dropout));
+  return llvm::Error::success();
+}
+
+json::Value NetworkShape::toJSON() const {
+  return json::Object{{"computation_layers", sizesJSON(computationLayers)},
+                      {"embedding", int64_t(embedding)},
+                      {"merge_layers", sizesJSON(mergeLayers)},
+                      {"regression_layers", sizesJSON(regressionLayers)},
+                      {"dropout", dropout}};
+}
+
+llvm::Expected<NetworkShape>
+NetworkShape::fromJSON(const json::Value &json) {
+  FieldReader r(json, "shape");
+  NetworkShape shape;
+  if (auto err = r.check())
+    return std::move(err);
+  if (auto err = r.sizes("computation_layers", shape.computationLayers))
+    return std::move(err);
+  if (auto err = r.integer("embedding", shape.embedding))
+    return std::move(err);
+  if (auto err = r.sizes("merge_layers", shape.mergeLayers))
+    return std::move(err);
+  if (auto err = r.sizes("regression_layers", shape.regressionLayers))
+    return std::move(err);
+  if (auto err = r.number("dropout", shape.dropout))
+    return std::move(err);
+  if (auto err = shape.check())
+    return error("shape: " + llvm::toString(std::move(err)));
+  return shape;
+}
+
+json::Value TrainingSummary::toJSON() const {
+  return json::Object{{"seed", int64_t(seed)},
+                      {"max_epochs", int64_t(maxEpochs)},
+                      {"epochs_run", int64_t(epochsRun)},
+                      {"best_epoch", int64_t(bestEpoch)},
+                      {"batch_size", int64_t(batchSize)},
+                      {"patience", int64_t(patience)},
+                      {"learning_rate", learningRate},
+                      {"weight_decay", weightDecay},
+                      {"train_mape", number(trainMAPE)},
+                      {"validation_mape", number(validationMAPE)},
+                      {"test_mape", number(testMAPE)},
+                      {"test_pearson", number(testPearson)},
+                      {"test_spearman", number(testSpearman)},
+                      {"seconds", number(seconds)}};
+}
+
+llvm::Expected<TrainingSummary>
+TrainingSummary::fromJSON(const json::Value &json) {
+  FieldReader r(json, "training");
+  TrainingSummary s;
+  if (llvm::Error err = r.check())
+    return std::move(err);
+  for (auto [key, field] :
+       {std::pair<const char *, unsigned *>{"max_epochs", &s.maxEpochs},
+        {"epochs_run", &s.epochsRun},
+        {"best_epoch", &s.bestEpoch},
+        {"batch_size", &s.batchSize},
+        {"patience", &s.patience}})
+    if (llvm::Error err = r.integer(key, *field))
+      return std::move(err);
+  if (llvm::Error err = r.integer("seed", s.seed))
+    return std::move(err);
+  for (auto [key, field] :
+       {std::pair<const char *, double *>{"learning_rate", &s.learningRate},
+        {"weight_decay", &s.weightDecay},
+        {"train_mape", &s.trainMAPE},
+        {"validation_mape", &s.validationMAPE},
+        {"test_mape", &s.testMAPE},
+        {"test_pearson", &s.testPearson},
+        {"test_spearman", &s.testSpearman},
+        {"seconds", &s.seconds}})
+    if (llvm::Error err = r.number(key, *field))
+      return std::move(err);
+  return s;
+}
+
+json::Value DatasetSummary::toJSON() const {
+  auto strings = [](const std::vector<std::string> &values) {
+    json::Array array;
+    for (const std::string &value : values)
+      array.push_back(value);
+    return array;
+  };
+  return json::Object{{"path", path},
+                      {"programs", int64_t(programs)},
+                      {"samples", int64_t(samples)},
+                      {"skipped_samples", int64_t(skippedSamples)},
+                      {"train_programs", strings(trainPrograms)},
+                      {"validation_programs", strings(validationPrograms)},
+                      {"test_programs", strings(testPrograms)}};
+}
+
+llvm::Expected<DatasetSummary>
+DatasetSummary::fromJSON(const json::Value &json) {
+  FieldReader r(json, "dataset");
+  DatasetSummary s;
+  if (llvm::Error err = r.check())
+    return std::move(err);
+  if (llvm::Error err = r.string("path", s.path))
+    return std::move(err);
+  for (auto [key, field] :
+       {std::pair<const char *, unsigned *>{"programs", &s.programs},
+        {"samples", &s.samples},
+        {"skipped_samples", &s.skippedSamples}})
+    if (llvm::Error err = r.integer(key, *field))
+      return std::move(err);
+  for (auto [key, field] :
+       {std::pair<const char *, std::vector<std::string> *>{
+            "train_programs", &s.trainPrograms},
+        {"validation_programs", &s.validationPrograms},
+        {"test_programs", &s.testPrograms}})
+    if (llvm::Error err = r.strings(key, *field))
+      return std::move(err);
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// Model files
+//===----------------------------------------------------------------------===//
+
+const NetworkShape &CostModel::getShape() const {
+  return impl->network.getShape();
+}
+const std::string &CostModel::getTarget() const { return impl->target; }
+const TrainingSummary &CostModel::getTraining() const {
+  return impl->training;
+}
+const DatasetSummary &CostModel::getDataset() const { return impl->dataset; }
+
+json::Value CostModel::toJSON() const {
+  json::Object maxima;
+  for (auto &[key, value] : featureMaxima())
+    maxima[key] = int64_t(value);
+  json::Array parameters;
+  impl->network.forEachParameter(
+      [&](const std::string &name, const Network<float>::Matrix &value) {
+        json::Array values;
+        values.reserve(value.size());
+        for (Eigen::Index i = 0; i < value.size(); ++i)
+          values.push_back(double(value.data()[i]));
+        parameters.push_back(json::Object{{"name", name},
+                                          {"rows", int64_t(value.rows())},
+                                          {"cols", int64_t(value.cols())},
+                                          {"values", std::move(values)}});
+      });
+  return json::Object{
+      {"format", kFormatName},
+      {"version", kFormatVersion},
+      {"features", json::Object{{"layout", featureLayoutHash()},
+                                {"count", int64_t(features::kNumFeatures)},
+                                {"maxima", std::move(maxima)}}},
+      {"shape", getShape().toJSON()},
+      {"target", impl->target},
+      {"training", impl->training.toJSON()},
+      {"dataset", impl->dataset.toJSON()},
+      {"parameters", std::move(parameters)}};
+}
+
+llvm::Expected<CostModel> CostModel::fromJSON(const json::Value &json,
+                                              llvm::StringRef what) {
+  auto fail = [&](const llvm::Twine &message) {
+    return error(what + ": " + message);
+  };
+  auto failWith = [&](llvm::Error err) {
+    return fail(llvm::toString(std::move(err)));
+  };
+  const json::Object *object = json.getAsObject();
+  if (!object || object->getString("format") != kFormatName)
+    return fail("not a tuner cost model (no \"format\": \"" + kFormatName +
+                "\")");
+  std::optional<int64_t> version = object->getInteger("version");
+  if (!version)
+    return fail("the model file has no integer \"version\"");
+  if (*version != kFormatVersion)
+    return fail("model file version " + llvm::Twine(*version) +
+                " is not supported (this build reads version " +
+                llvm::Twine(kFormatVersion) + ")");
+
+  const json::Object *featuresObject = object->getObject("features");
+  std::optional<llvm::StringRef> layout =
+      featuresObject ? featuresObject->getString("layout") : std::nullopt;
+  std::optional<int64_t> count =
+      featuresObject ? featuresObject->getInteger("count") : std::nullopt;
+  if (!layout || !count)
+    return fail("the model file does not describe its feature layout "
+                "(features.layout, features.count)");
+  if (*layout != featureLayoutHash() || *count != features::kNumFeatures)
+    return fail(llvm::formatv("the model was trained with feature layout {0} "
+                              "({1} features per computation) but this build "
+                              "uses layout {2} ({3} features): retrain the "
+                              "model with this build's tuner-train",
+                              *layout, *count, featureLayoutHash(),
+                              features::kNumFeatures)
+                    .str());
+
+  const json::Value *shapeJSON = object->get("shape");
+  if (!shapeJSON)
+    return fail("missing field 'shape'");
+  llvm::Expected<NetworkShape> shape = NetworkShape::fromJSON(*shapeJSON);
+  if (!shape)
+    return failWith(shape.takeError());
+  auto impl = std::make_shared<Impl>(*shape);
+  std::optional<llvm::StringRef> target = object->getString("target");
+  if (!target)
+    return fail("missing string field 'target'");
+  impl->target = target->str();
+  for (llvm::StringRef key : {"training", "dataset"})
+    if (!object->get(key))
+      return fail("missing field '" + key + "'");
+  llvm::Expected<TrainingSummary> training =
+      TrainingSummary::fromJSON(*object->get("training"));
+  if (!training)
+    return failWith(training.takeError());
+  impl->training = *training;
+  llvm::Expected<DatasetSummary> dataset =
+      DatasetSummary::fromJSON(*object->get("dataset"));
+  if (!dataset)
+    return failWith(dataset.takeError());
+  impl->dataset = std::move(*dataset);
+
+  const json::Array *parameters = object->getArray("parameters");
+  if (!parameters)
+    return fail("missing array field 'parameters'");
+  std::map<std::string, const json::Object *> byName;
+  for (const json::Value &parameter : *parameters) {
+    const json::Object *p = parameter.getAsObject();
+    std::optional<llvm::StringRef> name = p ? p->getString("name") : std::nullopt;
+    if (!name)
+      return fail("a parameter without a name");
+    byName[name->str()] = p;
+  }
+  llvm::Error err = llvm::Error::success();
+  size_t used = 0;
+  impl->network.forEachParameter([&](const std::string &name,
+                                     Network<float>::Matrix &value,
+                                     Network<float>::Matrix &) {
+    if (err)
+      return;
+    auto it = byName.find(name);
+    if (it == byName.end()) {
+      err = fail("missing parameter '" + name + "'");
+      return;
+    }
+    ++used;
+    const json::Object &p = *it->second;
+    const json::Array *values = p.getArray("values");
+    if (p.getInteger("rows") != value.rows() ||
+        p.getInteger("cols") != value.cols() || !values ||
+        values->size() != size_t(value.size())) {
+      err = fail(llvm::formatv("parameter '{0}' is not a {1}x{2} matrix as "
+                               "the shape says",
+                               name, value.rows(), value.cols())
+                     .str());
+      return;
+    }
+    for (auto [i, v] : llvm::enumerate(*values)) {
+      std::optional<double> d = v.getAsNumber();
+      if (!d || !std::isfinite(*d)) {
+        err = fail(llvm::formatv("parameter '{0}': value {1} is not a finite "
+                                 "number",
+                                 name, i)
+                       .str());
+        return;
+      }
+      value.data()[i] = float(*d);
+    }
+  });
+  if (err)
+    return std::move(err);
+  if (used != byName.size())
+    return fail(llvm::formatv("{0} parameters that the shape does not have",
+                              byName.size() - used)
+                    .str());
+  return CostModel(std::move(impl));
+}
+
+llvm::Expected<CostModel> CostModel::load(llvm::StringRef path) {
+  llvm::Expected<json::Value> json = readJSONFile(path);
+  if (!json)
+    return json.takeError();
+  return fromJSON(*json, path);
+}
+
+llvm::Expected<std::optional<CostModel>>
+CostModel::loadIfExists(llvm::StringRef path) {
+  if (!llvm::sys::fs::exists(path))
+    return std::nullopt;
+  llvm::Expected<CostModel> model = load(path);
+  if (!model)
+    return model.takeError();
+  return std::optional<CostModel>(std::move(*model));
+}
+
+llvm::Error CostModel::save(llvm::StringRef path) const {
+  return writeJSONFile(path, toJSON());
+}
+
+//===----------------------------------------------------------------------===//
+// Predictions
+//===----------------------------------------------------------------------===//
+
+/// Most schedules in one forward pass (bounds the activations' memory).
+static constexpr size_t kMaxBatch = 4096;
+
+static bool sameTree(const FeatureTree &a, const FeatureTree &b) {
+  if (a.numComputations != b.numComputations ||
+      a.nodes.size() != b.nodes.size())
+    return false;
+  for (size_t n = 0; n < a.nodes.size(); ++n)
+    if (a.nodes[n].loops != b.nodes[n].loops ||
+        a.nodes[n].computations != b.nodes[n].computations)
+      return false;
+  return true;
+}
+
+std::vector<double>
+CostModel::predict(llvm::ArrayRef<ProgramFeatures> schedules) const {
+  std::vector<double> result(schedules.size());
+  // Groups of schedules with the same tree, in order of first appearance.
+  std::map<uint64_t, std::vector<std::vector<size_t>>> byHash;
+  std::vector<std::vector<size_t> *> groups;
+  for (auto [i, schedule] : llvm::enumerate(schedules)) {
+    std::vector<std::vector<size_t>> &candidates =
+        byHash[schedule.tree.hash()];
+    auto it = llvm::find_if(candidates, [&](const std::vector<size_t> &group) {
+      return sameTree(schedules[group.front()].tree, schedule.tree);
+    });
+    if (it == candidates.end()) {
+      candidates.push_back({i});
+      continue;
+    }
+    it->push_back(i);
+  }
+  for (auto &[hash, candidates] : byHash)
+    for (std::vector<size_t> &group : candidates)
+      for (size_t start = 0; start < group.size(); start += kMaxBatch) {
+        size_t end = std::min(group.size(), start + kMaxBatch);
+        std::vector<const ProgramFeatures *> batch;
+        for (size_t k = start; k < end; ++k)
+          batch.push_back(&schedules[group[k]]);
+        Network<float>::Matrix predictions = impl->network.forward(
+            batch.front()->tree, Network<float>::packInputs(batch),
+            batch.size());
+        for (size_t k = start; k < end; ++k)
+          result[group[k]] = predictions(0, k - start);
+      }
+  return result;
+}
+
+llvm::Expected<std::vector<double>>
+CostModel::predict(const ProgramTree &tree, const Space &space,
+                   llvm::ArrayRef<Config> configs) const {
+  llvm::Expected<FeatureExtractor> extractor = FeatureExtractor::create(tree);
+  if (!extractor)
+    return extractor.takeError();
+  std::vector<ProgramFeatures> schedules;
+  schedules.reserve(configs.size());
+  for (auto [i, config] : llvm::enumerate(configs)) {
+    llvm::Expected<ProgramFeatures> features = extractor->extract(space, config);
+    if (!features)
+      return error("config " + llvm::Twine(i) + ": " +
+                   llvm::toString(features.takeError()));
+    schedules.push_back(std::move(*features));
+  }
+  return predict(schedules);
+}

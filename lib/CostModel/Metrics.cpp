@@ -1,0 +1,130 @@
+//===- Metrics.cpp - Accuracy of predicted speedups -----------------------===//
+
+#include "tuner/CostModel/Metrics.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <cassert>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+using namespace tuner;
+namespace json = llvm::json;
+
+static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+double tuner::meanAbsolutePercentageError(llvm::ArrayRef<double> measured,
+                                          llvm::ArrayRef<double> predicted) {
+  assert(measured.size() == predicted.size() && "one prediction per value");
+  if (measured.empty())
+    return kNaN;
+  double sum = 0;
+  for (size_t i = 0; i < measured.size(); ++i)
+    sum += std::fabs(measured[i] - predicted[i]) / measured[i];
+  return sum / double(measured.size());
+}
+
+double tuner::pearsonCorrelation(llvm::ArrayRef<double> x,
+                                 llvm::ArrayRef<double> y) {
+  assert(x.size() == y.size() && "pairs of values");
+  size_t n = x.size();
+  if (n < 2)
+    return kNaN;
+  double meanX = std::accumulate(x.begin(), x.end(), 0.0) / double(n);
+  double meanY = std::accumulate(y.begin(), y.end(), 0.0) / double(n);
+  double sxy = 0, sxx = 0, syy = 0;
+  for (size_t i = 0; i < n; ++i) {
+    double dx = x[i] - meanX, dy = y[i] - meanY;
+    sxy += dx * dy;
+    sxx += dx * dx;
+    syy += dy * dy;
+  }
+  if (sxx == 0 || syy == 0)
+    return kNaN;
+  return sxy / std::sqrt(sxx * syy);
+}
+
+std::vector<double> tuner::ranks(llvm::ArrayRef<double> values) {
+  std::vector<size_t> order(values.size());
+  std::iota(order.begin(), order.end(), 0);
+  llvm::stable_sort(order,
+                    [&](size_t a, size_t b) { return values[a] < values[b]; });
+  std::vector<double> result(values.size());
+  for (size_t start = 0; start < order.size();) {
+    size_t end = start + 1;
+    while (end < order.size() && values[order[end]] == values[order[start]])
+      ++end;
+    // Ranks start+1 .. end share their mean.
+    double rank = double(start + 1 + end) / 2;
+    for (size_t k = start; k < end; ++k)
+      result[order[k]] = rank;
+    start = end;
+  }
+  return result;
+}
+
+double tuner::spearmanCorrelation(llvm::ArrayRef<double> x,
+                                  llvm::ArrayRef<double> y) {
+  return pearsonCorrelation(ranks(x), ranks(y));
+}
+
+Metrics tuner::computeMetrics(llvm::ArrayRef<double> measured,
+                              llvm::ArrayRef<double> predicted) {
+  Metrics metrics;
+  metrics.count = measured.size();
+  metrics.mape = meanAbsolutePercentageError(measured, predicted);
+  metrics.pearson = pearsonCorrelation(measured, predicted);
+  metrics.spearman = spearmanCorrelation(measured, predicted);
+  return metrics;
+}
+
+static json::Value number(double value) {
+  if (!std::isfinite(value))
+    return nullptr;
+  return value;
+}
+
+json::Value Metrics::toJSON() const {
+  return json::Object{{"count", int64_t(count)},
+                      {"mape", number(mape)},
+                      {"pearson", number(pearson)},
+                      {"spearman", number(spearman)}};
+}
+
+Evaluation Evaluation::of(std::vector<PredictionRow> rows) {
+  Evaluation evaluation;
+  std::vector<double> measured, predicted;
+  std::map<std::string, std::pair<std::vector<double>, std::vector<double>>>
+      byProgram;
+  for (const PredictionRow &row : rows) {
+    measured.push_back(row.measured);
+    predicted.push_back(row.predicted);
+    auto &[m, p] = byProgram[row.program];
+    m.push_back(row.measured);
+    p.push_back(row.predicted);
+  }
+  evaluation.overall = computeMetrics(measured, predicted);
+  for (auto &[program, values] : byProgram)
+    evaluation.perProgram.emplace_back(
+        program, computeMetrics(values.first, values.second));
+  evaluation.rows = std::move(rows);
+  return evaluation;
+}
+
+json::Value Evaluation::toJSON(bool withRows) const {
+  json::Object programs;
+  for (const auto &[program, metrics] : perProgram)
+    programs[program] = metrics.toJSON();
+  json::Object result{{"overall", overall.toJSON()},
+                      {"programs", std::move(programs)}};
+  if (withRows) {
+    json::Array array;
+    for (const PredictionRow &row : rows)
+      array.push_back(json::Object{{"program", row.program},
+                                   {"measured", row.measured},
+                                   {"predicted", row.predicted}});
+    result["rows"] = std::move(array);
+  }
+  return result;
+}

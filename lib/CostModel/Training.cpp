@@ -1,0 +1,428 @@
+//===- Training.cpp - Training and evaluating cost models -----------------===//
+
+#include "tuner/CostModel/Training.h"
+
+#include "CostModelImpl.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <chrono>
+#include <cmath>
+#include <map>
+
+using namespace tuner;
+
+using Matrix = Network<float>::Matrix;
+
+static llvm::Error error(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+llvm::Error TrainingOptions::check() const {
+  if (epochs == 0)
+    return error("the number of epochs must be positive");
+  if (batchSize == 0)
+    return error("the batch size must be positive");
+  if (patience == 0)
+    return error("the patience must be positive");
+  if (!(learningRate > 0))
+    return error("the learning rate must be positive, got " +
+                 llvm::Twine(learningRate));
+  if (!(weightDecay >= 0))
+    return error("the weight decay must not be negative, got " +
+                 llvm::Twine(weightDecay));
+  return shape.check();
+}
+
+//===----------------------------------------------------------------------===//
+// Data
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<std::vector<LabeledSchedule>>
+tuner::featurizeDataset(const Dataset &dataset,
+                        const std::set<std::string> *programs,
+                        unsigned &skipped) {
+  skipped = 0;
+  std::map<std::string, size_t> index = dataset.programIndex();
+  std::map<std::string, FeatureExtractor> extractors;
+  std::vector<LabeledSchedule> result;
+  for (const SampleRecord &sample : dataset.samples) {
+    if (programs && !programs->count(sample.programId))
+      continue;
+    if (sample.status != "ok" || !(sample.speedup > 0) ||
+        !std::isfinite(sample.speedup)) {
+      ++skipped;
+      continue;
+    }
+    auto found = index.find(sample.programId);
+    if (found == index.end())
+      return error("a sample of unknown program '" + sample.programId + "'");
+    const ProgramRecord &program = dataset.programs[found->second];
+    auto extractor = extractors.find(program.id);
+    if (extractor == extractors.end()) {
+      llvm::Expected<FeatureExtractor> created =
+          FeatureExtractor::create(program.tree);
+      if (!created)
+        return error("program '" + program.id +
+                     "': " + llvm::toString(created.takeError()));
+      extractor = extractors.emplace(program.id, std::move(*created)).first;
+    }
+    llvm::Expected<ProgramFeatures> features =
+        extractor->second.extract(program.space, sample.config);
+    if (!features)
+      return error("program '" + program.id + "', a sample's config: " +
+                   llvm::toString(features.takeError()));
+    result.push_back({program.id, std::move(*features), sample.speedup});
+  }
+  return result;
+}
+
+namespace {
+/// Splitmix64: seeds of independent streams from one seed.
+uint64_t mix(uint64_t seed, uint64_t stream) {
+  uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (stream + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+/// Fisher-Yates with the engine's raw output (the same on every platform,
+/// unlike std::shuffle).
+template <typename T> void shuffle(std::vector<T> &values, std::mt19937_64 &rng) {
+  for (size_t i = values.size(); i > 1; --i)
+    std::swap(values[i - 1], values[rng() % i]);
+}
+} // namespace
+
+llvm::Expected<ProgramSplit> tuner::splitPrograms(std::vector<std::string> ids,
+                                                  uint64_t seed) {
+  if (ids.size() < 3)
+    return error(llvm::formatv("{0} program(s) with measured speedups; "
+                               "training needs at least 3, as programs are "
+                               "split into training, validation and test sets",
+                               ids.size())
+                     .str());
+  llvm::sort(ids);
+  std::mt19937_64 rng(mix(seed, 0));
+  shuffle(ids, rng);
+  size_t n = ids.size();
+  size_t held = std::max<size_t>(1, size_t(std::lround(0.2 * double(n))));
+  if (2 * held >= n)
+    held = (n - 1) / 2;
+  ProgramSplit split;
+  split.test.assign(ids.begin(), ids.begin() + held);
+  split.validation.assign(ids.begin() + held, ids.begin() + 2 * held);
+  split.train.assign(ids.begin() + 2 * held, ids.end());
+  for (std::vector<std::string> *part :
+       {&split.train, &split.validation, &split.test})
+    llvm::sort(*part);
+  return split;
+}
+
+namespace {
+/// Schedules of one program with one tree shape: they batch together.
+struct Group {
+  std::vector<size_t> members; ///< Indices into the labeled schedules.
+};
+
+std::vector<Group> groupSchedules(const std::vector<LabeledSchedule> &labeled,
+                                  const std::set<std::string> &programs) {
+  std::map<std::pair<std::string, uint64_t>, Group> groups;
+  for (auto [i, schedule] : llvm::enumerate(labeled))
+    if (programs.count(schedule.program))
+      groups[{schedule.program, schedule.features.tree.hash()}]
+          .members.push_back(i);
+  std::vector<Group> result;
+  for (auto &[key, group] : groups)
+    result.push_back(std::move(group));
+  return result;
+}
+
+Matrix packBatch(const std::vector<LabeledSchedule> &labeled,
+                 llvm::ArrayRef<size_t> members, Matrix &targets) {
+  std::vector<const ProgramFeatures *> schedules;
+  targets.resize(1, members.size());
+  for (auto [k, i] : llvm::enumerate(members)) {
+    schedules.push_back(&labeled[i].features);
+    targets(0, k) = float(labeled[i].speedup);
+  }
+  return Network<float>::packInputs(schedules);
+}
+
+/// Predictions (no dropout) of every member of `groups`, by index.
+std::map<size_t, double> predictGroups(const Network<float> &network,
+                                       const std::vector<LabeledSchedule> &l,
+                                       const std::vector<Group> &groups) {
+  std::map<size_t, double> result;
+  for (const Group &group : groups) {
+    Matrix targets;
+    Matrix inputs = packBatch(l, group.members, targets);
+    Matrix predictions = network.forward(l[group.members.front()].features.tree,
+                                         inputs, group.members.size());
+    for (auto [k, i] : llvm::enumerate(group.members))
+      result[i] = predictions(0, k);
+  }
+  return result;
+}
+
+double groupsMAPE(const Network<float> &network,
+                  const std::vector<LabeledSchedule> &labeled,
+                  const std::vector<Group> &groups) {
+  std::vector<double> measured, predicted;
+  for (auto [i, prediction] : predictGroups(network, labeled, groups)) {
+    measured.push_back(labeled[i].speedup);
+    predicted.push_back(prediction);
+  }
+  return meanAbsolutePercentageError(measured, predicted);
+}
+
+/// PyTorch's OneCycleLR (cosine annealing, three_phase=false, defaults
+/// pct_start=0.3, div_factor=25, final_div_factor=1e4, momentum cycled
+/// between 0.85 and 0.95 in Adam's beta1).
+class OneCycle {
+public:
+  OneCycle(double maxRate, size_t totalSteps)
+      : maxRate(maxRate), total(std::max<size_t>(totalSteps, 2)) {}
+
+  /// Learning rate and beta1 at step (0-based).
+  std::pair<double, double> at(size_t step) const {
+    double initial = maxRate / 25, final = initial / 1e4;
+    double warmupEnd = 0.3 * double(total) - 1;
+    double s = double(step);
+    if (s <= warmupEnd) {
+      double pct = warmupEnd > 0 ? s / warmupEnd : 1;
+      return {anneal(initial, maxRate, pct), anneal(0.95, 0.85, pct)};
+    }
+    double pct = (s - warmupEnd) / (double(total) - 1 - warmupEnd);
+    return {anneal(maxRate, final, std::min(pct, 1.0)),
+            anneal(0.85, 0.95, std::min(pct, 1.0))};
+  }
+
+private:
+  static constexpr double kPi = 3.14159265358979323846;
+  static double anneal(double start, double end, double pct) {
+    return end + (start - end) / 2 * (std::cos(kPi * pct) + 1);
+  }
+  double maxRate;
+  size_t total;
+};
+
+/// AdamW (Loshchilov & Hutter), as PyTorch implements it.
+class AdamW {
+public:
+  AdamW(Network<float> &network, double weightDecay)
+      : network(network), weightDecay(weightDecay) {
+    network.forEachParameter(
+        [&](const std::string &, Matrix &value, Matrix &) {
+          m.push_back(Matrix::Zero(value.rows(), value.cols()));
+          v.push_back(Matrix::Zero(value.rows(), value.cols()));
+        });
+  }
+
+  void step(double rate, double beta1) {
+    const double beta2 = 0.999, epsilon = 1e-8;
+    ++t;
+    beta1Power *= beta1;
+    double correction1 = 1 - beta1Power;
+    double correction2 = 1 - std::pow(beta2, double(t));
+    size_t k = 0;
+    network.forEachParameter(
+        [&](const std::string &, Matrix &value, Matrix &grad) {
+          Matrix &mk = m[k], &vk = v[k];
+          ++k;
+          value *= float(1 - rate * weightDecay);
+          mk = float(beta1) * mk + float(1 - beta1) * grad;
+          vk = float(beta2) * vk +
+               float(1 - beta2) * grad.cwiseProduct(grad);
+          value.array() -=
+              float(rate / correction1) * mk.array() /
+              ((vk.array() / float(correction2)).sqrt() + float(epsilon));
+        });
+  }
+
+private:
+  Network<float> &network;
+  double weightDecay;
+  std::vector<Matrix> m, v;
+  size_t t = 0;
+  /// The product of the beta1s so far (beta1 changes with the schedule).
+  double beta1Power = 1;
+};
+} // namespace
+
+llvm::Expected<CostModel>
+tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
+                      const TrainingOptions &options,
+                      llvm::function_ref<void(const EpochReport &)> onEpoch) {
+  auto started = std::chrono::steady_clock::now();
+  if (auto err = options.check())
+    return std::move(err);
+  unsigned skipped = 0;
+  llvm::Expected<std::vector<LabeledSchedule>> labeledOr =
+      featurizeDataset(dataset, nullptr, skipped);
+  if (!labeledOr)
+    return labeledOr.takeError();
+  const std::vector<LabeledSchedule> &labeled = *labeledOr;
+
+  std::set<std::string> measuredPrograms;
+  for (const LabeledSchedule &schedule : labeled)
+    measuredPrograms.insert(schedule.program);
+  std::set<std::string> targets;
+  for (const ProgramRecord &program : dataset.programs)
+    if (measuredPrograms.count(program.id))
+      targets.insert(program.target);
+  if (targets.size() > 1)
+    return error("the dataset mixes measurements of " +
+                 llvm::Twine(targets.size()) + " machines ('" +
+                 *targets.begin() + "', '" + *std::next(targets.begin()) +
+                 "', ...); a model is trained for one machine");
+  llvm::Expected<ProgramSplit> split = splitPrograms(
+      std::vector<std::string>(measuredPrograms.begin(),
+                               measuredPrograms.end()),
+      options.seed);
+  if (!split)
+    return split.takeError();
+  auto asSet = [](const std::vector<std::string> &ids) {
+    return std::set<std::string>(ids.begin(), ids.end());
+  };
+  std::vector<Group> trainGroups =
+      groupSchedules(labeled, asSet(split->train));
+  std::vector<Group> validationGroups =
+      groupSchedules(labeled, asSet(split->validation));
+  std::vector<Group> testGroups = groupSchedules(labeled, asSet(split->test));
+
+  // Batches of at most batchSize schedules of one group.
+  auto batchesOf = [&](std::mt19937_64 &rng) {
+    std::vector<std::vector<size_t>> batches;
+    for (const Group &group : trainGroups) {
+      std::vector<size_t> members = group.members;
+      shuffle(members, rng);
+      for (size_t start = 0; start < members.size();
+           start += options.batchSize)
+        batches.emplace_back(
+            members.begin() + start,
+            members.begin() +
+                std::min(members.size(), start + options.batchSize));
+    }
+    shuffle(batches, rng);
+    return batches;
+  };
+  size_t batchesPerEpoch = 0;
+  for (const Group &group : trainGroups)
+    batchesPerEpoch +=
+        (group.members.size() + options.batchSize - 1) / options.batchSize;
+
+  Network<float> network(options.shape);
+  network.initialize(mix(options.seed, 1));
+  Network<float> best = network;
+  AdamW optimizer(network, options.weightDecay);
+  OneCycle schedule(options.learningRate,
+                    size_t(options.epochs) * batchesPerEpoch);
+  std::mt19937_64 shuffleRng(mix(options.seed, 2));
+  std::mt19937_64 dropoutRng(mix(options.seed, 3));
+
+  TrainingSummary summary;
+  summary.seed = options.seed;
+  summary.maxEpochs = options.epochs;
+  summary.batchSize = options.batchSize;
+  summary.patience = options.patience;
+  summary.learningRate = options.learningRate;
+  summary.weightDecay = options.weightDecay;
+  double bestValidation = std::numeric_limits<double>::infinity();
+  size_t step = 0;
+  unsigned sinceBest = 0;
+  for (unsigned epoch = 1; epoch <= options.epochs; ++epoch) {
+    double lossSum = 0;
+    size_t lossCount = 0;
+    double rate = 0;
+    for (const std::vector<size_t> &batch : batchesOf(shuffleRng)) {
+      Matrix targetsOfBatch;
+      Matrix inputs = packBatch(labeled, batch, targetsOfBatch);
+      const FeatureTree &tree = labeled[batch.front()].features.tree;
+      Network<float>::Tape tape;
+      Matrix predictions =
+          network.forward(tree, inputs, batch.size(), &tape, &dropoutRng);
+      Matrix grad;
+      float loss = mapeLoss<float>(predictions, targetsOfBatch, &grad);
+      lossSum += double(loss) * double(batch.size());
+      lossCount += batch.size();
+      network.zeroGradients();
+      network.backward(tree, tape, grad);
+      auto [r, beta1] = schedule.at(step++);
+      rate = r;
+      optimizer.step(rate, beta1);
+    }
+    EpochReport report;
+    report.epoch = epoch;
+    report.trainMAPE = lossSum / double(std::max<size_t>(lossCount, 1));
+    report.validationMAPE = groupsMAPE(network, labeled, validationGroups);
+    report.learningRate = rate;
+    report.best = report.validationMAPE < bestValidation;
+    summary.epochsRun = epoch;
+    if (report.best) {
+      bestValidation = report.validationMAPE;
+      best = network;
+      summary.bestEpoch = epoch;
+      sinceBest = 0;
+    } else {
+      ++sinceBest;
+    }
+    onEpoch(report);
+    if (!std::isfinite(report.trainMAPE))
+      return error(llvm::formatv("training diverged at epoch {0} (the "
+                                 "training MAPE is not finite); try a lower "
+                                 "learning rate",
+                                 epoch)
+                       .str());
+    if (sinceBest >= options.patience)
+      break;
+  }
+
+  summary.trainMAPE = groupsMAPE(best, labeled, trainGroups);
+  summary.validationMAPE = bestValidation;
+  std::vector<double> measured, predicted;
+  for (auto [i, prediction] : predictGroups(best, labeled, testGroups)) {
+    measured.push_back(labeled[i].speedup);
+    predicted.push_back(prediction);
+  }
+  Metrics test = computeMetrics(measured, predicted);
+  summary.testMAPE = test.mape;
+  summary.testPearson = test.pearson;
+  summary.testSpearman = test.spearman;
+  summary.seconds = std::chrono::duration<double>(
+                        std::chrono::steady_clock::now() - started)
+                        .count();
+
+  auto impl = std::make_shared<CostModel::Impl>(options.shape);
+  impl->network = std::move(best);
+  impl->target = targets.empty() ? "" : *targets.begin();
+  impl->training = summary;
+  impl->dataset.path = datasetPath.str();
+  impl->dataset.programs = measuredPrograms.size();
+  impl->dataset.samples = labeled.size();
+  impl->dataset.skippedSamples = skipped;
+  impl->dataset.trainPrograms = split->train;
+  impl->dataset.validationPrograms = split->validation;
+  impl->dataset.testPrograms = split->test;
+  return CostModel(std::move(impl));
+}
+
+llvm::Expected<Evaluation>
+tuner::evaluateCostModel(const CostModel &model, const Dataset &dataset,
+                         llvm::ArrayRef<std::string> programs) {
+  std::set<std::string> wanted(programs.begin(), programs.end());
+  unsigned skipped = 0;
+  llvm::Expected<std::vector<LabeledSchedule>> labeled =
+      featurizeDataset(dataset, wanted.empty() ? nullptr : &wanted, skipped);
+  if (!labeled)
+    return labeled.takeError();
+  std::vector<ProgramFeatures> schedules;
+  for (LabeledSchedule &schedule : *labeled)
+    schedules.push_back(std::move(schedule.features));
+  std::vector<double> predictions = model.predict(schedules);
+  std::vector<PredictionRow> rows;
+  for (auto [schedule, prediction] : llvm::zip(*labeled, predictions))
+    rows.push_back({schedule.program, schedule.speedup, prediction});
+  return Evaluation::of(std::move(rows));
+}
