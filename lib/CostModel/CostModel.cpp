@@ -158,7 +158,8 @@ llvm::Error NetworkShape::check() const {
       zero(regressionLayers))
     return error("layer sizes must be positive");
   if (!(dropout >= 0 && dropout < 1))
-    return error("dropout must be in [0, 1), got " + llvm::Twine(dropout));
+    return error(llvm::formatv("dropout must be in [0, 1), got {0}", dropout)
+                     .str());
   return llvm::Error::success();
 }
 
@@ -482,12 +483,11 @@ CostModel::predict(llvm::ArrayRef<ProgramFeatures> schedules) const {
   std::vector<double> result(schedules.size());
   // Groups of schedules with the same tree, in order of first appearance.
   std::map<uint64_t, std::vector<std::vector<size_t>>> byHash;
-  std::vector<std::vector<size_t> *> groups;
-  for (auto [i, schedule] : llvm::enumerate(schedules)) {
-    std::vector<std::vector<size_t>> &candidates =
-        byHash[schedule.tree.hash()];
+  for (size_t i = 0; i < schedules.size(); ++i) {
+    const FeatureTree &tree = schedules[i].tree;
+    std::vector<std::vector<size_t>> &candidates = byHash[tree.hash()];
     auto it = llvm::find_if(candidates, [&](const std::vector<size_t> &group) {
-      return sameTree(schedules[group.front()].tree, schedule.tree);
+      return sameTree(schedules[group.front()].tree, tree);
     });
     if (it == candidates.end()) {
       candidates.push_back({i});

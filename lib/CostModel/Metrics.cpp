@@ -48,8 +48,9 @@ double tuner::pearsonCorrelation(llvm::ArrayRef<double> x,
 std::vector<double> tuner::ranks(llvm::ArrayRef<double> values) {
   std::vector<size_t> order(values.size());
   std::iota(order.begin(), order.end(), 0);
-  llvm::stable_sort(order,
-                    [&](size_t a, size_t b) { return values[a] < values[b]; });
+  llvm::sort(order, [&](size_t a, size_t b) {
+    return values[a] < values[b] || (values[a] == values[b] && a < b);
+  });
   std::vector<double> result(values.size());
   for (size_t start = 0; start < order.size();) {
     size_t end = start + 1;

@@ -30,7 +30,9 @@ double uniform01(std::mt19937_64 &rng) {
   return double(rng() >> 11) * 0x1.0p-53;
 }
 
-template <typename M> M sigmoid(const M &x) {
+template <typename Derived>
+Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic>
+sigmoid(const Eigen::MatrixBase<Derived> &x) {
   return ((-x.array()).exp() + 1).inverse().matrix();
 }
 } // namespace

@@ -18,7 +18,7 @@
 #include "tuner/CostModel/Features.h"
 
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/STLFunctionExtras.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <Eigen/Dense>
 

@@ -27,11 +27,15 @@ llvm::Error TrainingOptions::check() const {
   if (patience == 0)
     return error("the patience must be positive");
   if (!(learningRate > 0))
-    return error("the learning rate must be positive, got " +
-                 llvm::Twine(learningRate));
+    return error(
+        llvm::formatv("the learning rate must be positive, got {0}",
+                      learningRate)
+            .str());
   if (!(weightDecay >= 0))
-    return error("the weight decay must not be negative, got " +
-                 llvm::Twine(weightDecay));
+    return error(
+        llvm::formatv("the weight decay must not be negative, got {0}",
+                      weightDecay)
+            .str());
   return shape.check();
 }
 

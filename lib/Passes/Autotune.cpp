@@ -15,6 +15,10 @@
 #include "tuner/Schedule/ApplySchedule.h"
 #include "tuner/Schedule/ScheduleBuilder.h"
 #include "tuner/Schedule/TransformExtension.h"
+#include "tuner/Schedule/SchedulePlan.h"
+#include "tuner/Search/DecisionTree.h"
+#include "tuner/Search/ModelEvaluator.h"
+#include "tuner/Search/Strategies.h"
 #include "tuner/Search/Strategy.h"
 #include "tuner/Space/ChainOfTrees.h"
 
@@ -211,6 +215,13 @@ private:
   std::string workload, target, strategy;
 };
 
+/// What the tree strategies refer to while they run.
+struct TreeSearchState {
+  std::optional<DecisionTree> tree;
+  std::optional<CostModel> model;
+  std::unique_ptr<ModelEvaluator> evaluator;
+};
+
 struct TunerAutotunePass
     : tuner::impl::TunerAutotuneBase<TunerAutotunePass> {
   using TunerAutotuneBase::TunerAutotuneBase;
@@ -226,6 +237,11 @@ struct TunerAutotunePass
 
 private:
   LogicalResult checkOptions();
+  /// The strategy named by the options; the model-guided ones load the cost
+  /// model (falling back, with a warning, to beam-exec when there is none).
+  FailureOr<std::unique_ptr<Strategy>>
+  makeStrategy(const TunableFunction &tunable, const ChainOfTrees &chain,
+               TreeSearchState &state);
   FailureOr<std::optional<db::Database>> openDatabase();
   void writeSummary(const TunableFunction &tunable, const Measurer &measurer,
                     const TuningResult &result,
@@ -233,9 +249,15 @@ private:
                     bool applied, llvm::StringRef spaceSize);
 };
 
+/// Strategies that walk the decision tree.
+const char *const kTreeStrategies[] = {"beam", "mcts", "beam-exec"};
+
 LogicalResult TunerAutotunePass::checkOptions() {
   ModuleOp module = getOperation();
-  std::vector<std::string> known = strategyNames();
+  std::vector<std::string> known(std::begin(kTreeStrategies),
+                                 std::end(kTreeStrategies));
+  for (const std::string &name : strategyNames())
+    known.push_back(name);
   if (!llvm::is_contained(known, strategy.getValue()))
     return module.emitError()
            << "unknown strategy '" << strategy.getValue()
@@ -250,10 +272,86 @@ LogicalResult TunerAutotunePass::checkOptions() {
     return module.emitError() << "'repetitions' must be at least 5 (got "
                               << repetitions.getValue()
                               << "): the median of fewer runs is noise";
+  if (beamWidth == 0 || topK == 0 || mctsIterations == 0)
+    return module.emitError()
+           << "'beam-width', 'top-k' and 'mcts-iterations' must be positive";
   if (timeout <= 0)
     return module.emitError() << "'timeout' must be positive (got "
                               << shortNumber(timeout) << ")";
   return success();
+}
+
+FailureOr<std::unique_ptr<Strategy>>
+TunerAutotunePass::makeStrategy(const TunableFunction &tunable,
+                                const ChainOfTrees &chain,
+                                TreeSearchState &state) {
+  func::FuncOp func = tunable.func;
+  if (!llvm::is_contained(kTreeStrategies, strategy.getValue())) {
+    llvm::Expected<std::unique_ptr<Strategy>> search =
+        createStrategy(strategy, chain, seed);
+    if (!search) {
+      emitError(func, "", search.takeError());
+      return failure();
+    }
+    return std::move(*search);
+  }
+  llvm::Expected<DecisionTree> tree = DecisionTree::build(tunable.space);
+  if (!tree) {
+    emitError(func, "cannot build the search tree", tree.takeError());
+    return failure();
+  }
+  state.tree.emplace(std::move(*tree));
+  // Configs that mean the same schedule are scored and measured once.
+  const ProgramTree *programTree = &tunable.tree;
+  const Space *space = &tunable.space;
+  ScheduleHash hash = [programTree, space](const Config &config) {
+    llvm::Expected<SchedulePlan> plan =
+        planSchedule(*programTree, *space, config);
+    if (!plan) {
+      llvm::consumeError(plan.takeError());
+      return config.hash();
+    }
+    return plan->hash();
+  };
+
+  std::string name = strategy;
+  if (name != "beam-exec") {
+    std::string path = model.empty() ? std::string(TUNER_DEFAULT_MODEL)
+                                     : model.getValue();
+    llvm::Expected<std::optional<CostModel>> loaded =
+        model.empty() ? CostModel::loadIfExists(path)
+                      : llvm::Expected<std::optional<CostModel>>(
+                            CostModel::load(path));
+    if (!loaded) {
+      emitError(func, "cannot use the cost model", loaded.takeError());
+      return failure();
+    }
+    if (!*loaded) {
+      func.emitWarning() << "no cost model at '" << path
+                         << "': searching with measurements only "
+                            "(strategy beam-exec) instead of " << name;
+      name = "beam-exec";
+    } else {
+      state.model.emplace(std::move(**loaded));
+      state.evaluator = std::make_unique<ModelEvaluator>(
+          *state.model, tunable.tree, tunable.space);
+    }
+  }
+  if (name == "mcts") {
+    MonteCarloOptions options;
+    options.iterations = mctsIterations;
+    options.topK = topK;
+    options.seed = seed;
+    options.hash = hash;
+    return createMonteCarloTreeSearch(*state.tree, *state.evaluator, options);
+  }
+  BeamSearchOptions options;
+  options.width = beamWidth;
+  options.topK = topK;
+  options.hash = hash;
+  return createBeamSearch(*state.tree,
+                          name == "beam" ? state.evaluator.get() : nullptr,
+                          options);
 }
 
 FailureOr<std::optional<db::Database>> TunerAutotunePass::openDatabase() {
@@ -293,12 +391,11 @@ void TunerAutotunePass::runOnOperation() {
     emitError(func, "cannot enumerate the search space", chain.takeError());
     return signalPassFailure();
   }
-  llvm::Expected<std::unique_ptr<Strategy>> search =
-      createStrategy(strategy, *chain, seed);
-  if (!search) {
-    emitError(module, "", search.takeError());
+  TreeSearchState treeSearch;
+  FailureOr<std::unique_ptr<Strategy>> search =
+      makeStrategy(*tunable, *chain, treeSearch);
+  if (failed(search))
     return signalPassFailure();
-  }
 
   FailureOr<std::optional<db::Database>> opened = openDatabase();
   if (failed(opened))

@@ -14,7 +14,7 @@
 #include "tuner/CostModel/Dataset.h"
 #include "tuner/CostModel/Metrics.h"
 
-#include "llvm/ADT/STLFunctionExtras.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <set>
 

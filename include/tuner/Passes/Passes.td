@@ -119,7 +119,17 @@ def TunerAutotune : Pass<"tuner-autotune", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"strategy", "strategy", "std::string", /*default=*/"\"random\"",
-           "Search strategy: random or exhaustive">,
+           "Search strategy: beam (with the cost model), mcts (with the "
+           "cost model), beam-exec (every node measured), random, "
+           "exhaustive">,
+    Option<"model", "model", "std::string", /*default=*/"\"\"",
+           "Cost model file for beam and mcts (default: the shipped model)">,
+    Option<"beamWidth", "beam-width", "unsigned", /*default=*/"8",
+           "Partial schedules kept per level by beam and beam-exec">,
+    Option<"topK", "top-k", "unsigned", /*default=*/"8",
+           "Best predicted schedules measured at the end of beam and mcts">,
+    Option<"mctsIterations", "mcts-iterations", "unsigned",
+           /*default=*/"200", "Nodes MCTS expands">,
     Option<"budget", "budget", "unsigned", /*default=*/"32",
            "Candidates to measure (0: no limit; then set time-budget)">,
     Option<"timeBudget", "time-budget", "double", /*default=*/"0",

@@ -1,0 +1,567 @@
+//===- tuner-gen.cpp - Random programs to a measured dataset --------------===//
+//
+//   tuner-gen -o DIR --programs N --configs-per-program M --seed S
+//             [--shard K/N] [--flavour linalg|affine|both] [--repetitions R]
+//             [--jobs J] [--timeout T] [--max-elements E] [--max-work W]
+//
+// For each program index i of its shard (i % N == K): generates program i
+// from (seed, i), builds its ProgramTree and Space, samples M distinct
+// configs uniformly from the space (Chain-of-Trees, seeded from (seed, i)),
+// applies each to a copy of the program, measures the baseline and every
+// candidate against it (failures included), and appends program and sample
+// records to DIR/programs-sK-of-N.jsonl and DIR/samples-sK-of-N.jsonl.
+//
+// Rerunning the same command resumes: (program, config) pairs already in
+// the shard's files are not measured again. Shards write disjoint files, so
+// N processes (a Slurm job array, GNU parallel) fill one folder, or folders
+// that are merged by copying their files together.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tuner/Analysis/ProgramAnalysis.h"
+#include "tuner/CostModel/Dataset.h"
+#include "tuner/Generator/Generator.h"
+#include "tuner/Measure/Measurer.h"
+#include "tuner/Schedule/ApplySchedule.h"
+#include "tuner/Schedule/ScheduleBuilder.h"
+#include "tuner/Space/ChainOfTrees.h"
+#include "tuner/Space/SpaceBuilder.h"
+#include "tuner/Target/Target.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <map>
+#include <random>
+#include <set>
+
+using namespace mlir;
+using namespace tuner;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("tuner-gen options");
+static cl::opt<std::string> outputDir("o", cl::desc("Dataset folder"),
+                                      cl::value_desc("dir"),
+                                      cl::cat(category));
+static cl::opt<unsigned> numPrograms("programs",
+                                     cl::desc("Programs in the whole run "
+                                              "(over all shards)"),
+                                     cl::init(0), cl::cat(category));
+static cl::opt<unsigned>
+    configsPerProgram("configs-per-program",
+                      cl::desc("Distinct random configs measured per "
+                               "program (fewer when the space is smaller)"),
+                      cl::init(16), cl::cat(category));
+static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the whole run"),
+                              cl::init(1), cl::cat(category));
+static cl::opt<std::string>
+    shardSpec("shard",
+              cl::desc("K/N: this process does programs i with i % N == K"),
+              cl::init("0/1"), cl::cat(category));
+static cl::opt<std::string> flavourName("flavour",
+                                        cl::desc("linalg, affine or both (a "
+                                                 "random one per program)"),
+                                        cl::init("both"), cl::cat(category));
+static cl::opt<unsigned> repetitions("repetitions",
+                                     cl::desc("Timed repetitions per "
+                                              "measurement (at least 5)"),
+                                     cl::init(5), cl::cat(category));
+static cl::opt<double>
+    minTime("min-time",
+            cl::desc("Seconds each repetition lasts at least (the function "
+                     "is called until then)"),
+            cl::init(0.02), cl::cat(category));
+static cl::opt<unsigned> jobs("jobs",
+                              cl::desc("Candidates compiled at once (0: one "
+                                       "per core)"),
+                              cl::init(0), cl::cat(category));
+static cl::opt<double> timeout("timeout",
+                               cl::desc("Seconds one harness run may take"),
+                               cl::init(30), cl::cat(category));
+static cl::opt<int64_t>
+    maxElements("max-elements", cl::desc("Elements of the largest tensor"),
+                cl::init(gen::GeneratorOptions().maxElements),
+                cl::cat(category));
+static cl::opt<int64_t>
+    maxWork("max-work",
+            cl::desc("Loop iterations of a whole program (default: 32 x "
+                     "max-elements)"),
+            cl::init(0), cl::cat(category));
+static cl::opt<unsigned>
+    maxComputations("max-computations",
+                    cl::desc("Computations per program (1 to 8)"),
+                    cl::init(gen::GeneratorOptions().maxComputations),
+                    cl::cat(category));
+static cl::opt<bool> printOnly("print-only",
+                               cl::desc("Print the shard's programs (MLIR, "
+                                        "split by '// -----') and stop"),
+                               cl::init(false), cl::cat(category));
+
+namespace {
+
+int fail(const llvm::Twine &message) {
+  llvm::errs() << "tuner-gen: " << message << "\n";
+  return 1;
+}
+
+void warn(const llvm::Twine &message) {
+  llvm::errs() << "tuner-gen: warning: " << message << "\n";
+}
+
+std::string formatTime(double seconds) {
+  if (seconds >= 1)
+    return llvm::formatv("{0:F2} s", seconds);
+  if (seconds >= 1e-3)
+    return llvm::formatv("{0:F2} ms", seconds * 1e3);
+  return llvm::formatv("{0:F2} us", seconds * 1e6);
+}
+
+/// "K/N" with 0 <= K < N.
+std::optional<std::pair<unsigned, unsigned>> parseShard(llvm::StringRef text) {
+  auto [first, second] = text.split('/');
+  unsigned index = 0, count = 0;
+  if (first.getAsInteger(10, index) || second.getAsInteger(10, count) ||
+      count == 0 || index >= count)
+    return std::nullopt;
+  return std::make_pair(index, count);
+}
+
+/// The flavour of the program of `programSeed`: the one asked for, or a
+/// random one.
+gen::Flavour flavourFor(std::optional<gen::Flavour> asked,
+                        uint64_t programSeed) {
+  if (asked)
+    return *asked;
+  return gen::mixSeed(programSeed, 1) % 2 ? gen::Flavour::Affine
+                                          : gen::Flavour::Linalg;
+}
+
+/// Up to `count` distinct configs drawn uniformly from the space (all of
+/// them, in order, when the space holds no more).
+std::vector<Config> sampleConfigs(const ChainOfTrees &chain, unsigned count,
+                                  uint64_t rngSeed) {
+  std::vector<Config> configs;
+  llvm::APInt size = chain.count();
+  if (!chain.hasRealParameters() && size.ule(count)) {
+    for (uint64_t i = 0, e = size.getZExtValue(); i < e; ++i)
+      configs.push_back(chain.at(llvm::APInt(size.getBitWidth(), i)));
+    return configs;
+  }
+  std::mt19937_64 rng(rngSeed);
+  std::set<Config> seen;
+  for (unsigned attempt = 0; attempt < 50 * count && configs.size() < count;
+       ++attempt) {
+    llvm::Expected<Config> config = chain.sample(rng);
+    if (!config) {
+      llvm::consumeError(config.takeError());
+      break;
+    }
+    if (seen.insert(*config).second)
+      configs.push_back(std::move(*config));
+  }
+  return configs;
+}
+
+/// Collects error diagnostics (and their notes) as one string while alive.
+class DiagnosticCapture {
+public:
+  explicit DiagnosticCapture(MLIRContext &context)
+      : handler(&context, [this](Diagnostic &diagnostic) {
+          if (diagnostic.getSeverity() != DiagnosticSeverity::Error &&
+              diagnostic.getSeverity() != DiagnosticSeverity::Note)
+            return success();
+          if (!text.empty())
+            text += "; ";
+          text += diagnostic.str();
+          for (const Diagnostic &note : diagnostic.getNotes())
+            text += "; " + note.str();
+          return success();
+        }) {}
+  std::string text;
+
+private:
+  ScopedDiagnosticHandler handler;
+};
+
+/// One run of the generator over a shard.
+class Generation {
+public:
+  Generation(MLIRContext &context, gen::GeneratorOptions generatorOptions,
+             MeasureOptions measureOptions, unsigned shardIndex,
+             unsigned shardCount, std::optional<gen::Flavour> flavour)
+      : context(context), generatorOptions(generatorOptions),
+        measureOptions(measureOptions), shardIndex(shardIndex),
+        shardCount(shardCount), flavour(flavour), host(Target::host()),
+        fingerprint(host.fingerprint()) {
+    batchSize = llvm::hardware_concurrency(measureOptions.jobs)
+                    .compute_thread_count();
+  }
+
+  /// Reads what the shard's files already hold.
+  llvm::Error resume(llvm::StringRef folder, llvm::StringRef suffix);
+  /// Generates and measures program `index`; a failure that concerns only
+  /// this program is a warning. Errors are fatal (the dataset cannot be
+  /// written).
+  llvm::Error runProgram(unsigned index, DatasetWriter &writer,
+                         llvm::StringRef progress);
+  void printSummary(double seconds) const;
+
+  /// Generator bugs met (programs that did not verify).
+  unsigned generatorBugs = 0;
+
+private:
+  std::string programId(unsigned index) const {
+    std::string id;
+    llvm::raw_string_ostream(id)
+        << "s" << seed.getValue() << "-p" << llvm::format("%06u", index);
+    return id;
+  }
+  /// The module transformed by `config`, or null with the reason.
+  OwningOpRef<ModuleOp> apply(ModuleOp module, const ProgramTree &tree,
+                              const Space &space, const Config &config,
+                              std::string &message);
+  llvm::Error record(DatasetWriter &writer, const std::string &id,
+                     const Space &space, const Config &config,
+                     const Measurement &measurement);
+
+  MLIRContext &context;
+  gen::GeneratorOptions generatorOptions;
+  MeasureOptions measureOptions;
+  unsigned shardIndex, shardCount;
+  std::optional<gen::Flavour> flavour;
+  Target host;
+  std::string fingerprint;
+  unsigned batchSize = 1;
+
+  /// From earlier runs: recorded programs (id -> IR) and measured configs.
+  std::map<std::string, std::string> recordedPrograms;
+  std::map<std::string, std::set<uint64_t>> measuredConfigs;
+
+  // Counters for the summary.
+  unsigned programsMeasured = 0, programsComplete = 0, programsSkipped = 0;
+  unsigned samplesBefore = 0, samplesWritten = 0;
+  std::map<std::string, unsigned> statusCounts;
+};
+
+llvm::Error Generation::resume(llvm::StringRef folder, llvm::StringRef suffix) {
+  llvm::Expected<Dataset> existing = Dataset::readShard(folder, suffix);
+  if (!existing)
+    return llvm::createStringError(
+        "cannot resume from the shard's files: " +
+        llvm::toString(existing.takeError()));
+  for (const std::string &warning : existing->warnings)
+    warn(warning);
+  for (const ProgramRecord &program : existing->programs)
+    recordedPrograms[program.id] = program.mlir;
+  for (const SampleRecord &sample : existing->samples)
+    measuredConfigs[sample.programId].insert(sample.config.hash());
+  samplesBefore = existing->samples.size();
+  if (!existing->programs.empty())
+    llvm::errs() << llvm::formatv(
+        "tuner-gen: resuming: the shard's files hold {0} programs and {1} "
+        "samples\n",
+        existing->programs.size(), existing->samples.size());
+  return llvm::Error::success();
+}
+
+OwningOpRef<ModuleOp> Generation::apply(ModuleOp module,
+                                        const ProgramTree &tree,
+                                        const Space &space,
+                                        const Config &config,
+                                        std::string &message) {
+  llvm::Expected<std::string> script =
+      buildTransformScript(tree, space, config);
+  if (!script) {
+    message = llvm::toString(script.takeError());
+    return nullptr;
+  }
+  OwningOpRef<ModuleOp> copy = module.clone();
+  DiagnosticCapture capture(context);
+  if (failed(applyTransformScript(*copy, *script))) {
+    message = capture.text;
+    return nullptr;
+  }
+  return copy;
+}
+
+llvm::Error Generation::record(DatasetWriter &writer, const std::string &id,
+                               const Space &space, const Config &config,
+                               const Measurement &measurement) {
+  SampleRecord sample;
+  sample.programId = id;
+  sample.config = config;
+  sample.status = statusName(measurement.status).str();
+  if (measurement.ok()) {
+    sample.speedup = measurement.speedup;
+    sample.medianSeconds = measurement.medianSeconds;
+  } else {
+    sample.message = measurement.message.substr(0, 2000);
+  }
+  ++statusCounts[sample.status];
+  ++samplesWritten;
+  return writer.add(sample, space);
+}
+
+llvm::Error Generation::runProgram(unsigned index, DatasetWriter &writer,
+                                   llvm::StringRef progress) {
+  std::string id = programId(index);
+  uint64_t programSeed = gen::mixSeed(seed, index);
+  auto skip = [&](const llvm::Twine &why) {
+    warn("skipping program " + id + ": " + why);
+    ++programsSkipped;
+    return llvm::Error::success();
+  };
+
+  llvm::Expected<gen::GeneratedProgram> program =
+      gen::generateProgram(programSeed, flavourFor(flavour, programSeed),
+                           generatorOptions);
+  if (!program) {
+    ++generatorBugs;
+    return skip(llvm::toString(program.takeError()));
+  }
+  auto recorded = recordedPrograms.find(id);
+  if (recorded != recordedPrograms.end() && recorded->second != program->mlir)
+    return llvm::createStringError(
+        "program " + id +
+        " in the dataset differs from the one this command generates: "
+        "resume with the options of the run that wrote it, or write to "
+        "another folder");
+
+  llvm::Expected<OwningOpRef<ModuleOp>> module =
+      gen::parseProgram(context, program->mlir);
+  if (!module) {
+    ++generatorBugs;
+    return skip(llvm::toString(module.takeError()));
+  }
+  auto func = (**module).lookupSymbol<func::FuncOp>(
+      program->spec.functionName);
+  FailureOr<ProgramTree> tree;
+  {
+    DiagnosticCapture capture(context);
+    tree = buildProgramTree(func);
+    if (failed(tree))
+      return skip("the tuner cannot analyze it: " + capture.text);
+  }
+  llvm::Expected<Space> space = buildSpace(*tree, host);
+  if (!space)
+    return skip("no search space: " + llvm::toString(space.takeError()));
+  llvm::Expected<ChainOfTrees> chain = ChainOfTrees::build(*space);
+  if (!chain)
+    return skip("cannot enumerate its space: " +
+                llvm::toString(chain.takeError()));
+
+  std::vector<Config> configs =
+      sampleConfigs(*chain, configsPerProgram, gen::mixSeed(programSeed, 2));
+  std::vector<Config> todo;
+  const std::set<uint64_t> &done = measuredConfigs[id];
+  for (Config &config : configs)
+    if (!done.count(config.hash()))
+      todo.push_back(std::move(config));
+  llvm::errs() << progress << " " << id << ": " << program->describe();
+  if (todo.empty() && recorded != recordedPrograms.end()) {
+    llvm::errs() << ": complete\n";
+    ++programsComplete;
+    return llvm::Error::success();
+  }
+  llvm::errs() << "\n";
+
+  auto start = std::chrono::steady_clock::now();
+  llvm::Expected<std::unique_ptr<Measurer>> measurer = Measurer::create(
+      **module, program->spec.functionName, host, measureOptions);
+  if (!measurer)
+    return skip("its baseline cannot be measured: " +
+                llvm::toString(measurer.takeError()));
+  if (recorded == recordedPrograms.end()) {
+    ProgramRecord record;
+    record.id = id;
+    record.tree = *tree;
+    record.space = *space;
+    record.mlir = program->mlir;
+    record.generator = program->describe();
+    record.baselineSeconds = (*measurer)->baseline().medianSeconds;
+    record.target = fingerprint;
+    if (llvm::Error error = writer.add(record))
+      return error;
+    recordedPrograms[id] = program->mlir;
+  }
+
+  std::map<std::string, unsigned> counts;
+  for (size_t first = 0; first < todo.size(); first += batchSize) {
+    size_t last = std::min(todo.size(), first + batchSize);
+    std::vector<OwningOpRef<ModuleOp>> candidates;
+    std::vector<ModuleOp> modules;
+    std::vector<size_t> measured;
+    for (size_t i = first; i < last; ++i) {
+      std::string message;
+      OwningOpRef<ModuleOp> candidate =
+          apply(**module, *tree, *space, todo[i], message);
+      if (!candidate) {
+        ++counts["apply_failed"];
+        if (llvm::Error error =
+                record(writer, id, *space, todo[i],
+                       Measurement::failure(Status::ApplyFailed, message)))
+          return error;
+        continue;
+      }
+      modules.push_back(*candidate);
+      candidates.push_back(std::move(candidate));
+      measured.push_back(i);
+    }
+    std::vector<Measurement> results = (*measurer)->measureAll(modules);
+    for (auto [i, measurement] : llvm::zip(measured, results)) {
+      ++counts[statusName(measurement.status).str()];
+      if (llvm::Error error =
+              record(writer, id, *space, todo[i], measurement))
+        return error;
+    }
+  }
+  ++programsMeasured;
+  double seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+  std::vector<std::string> parts;
+  for (const auto &[status, count] : counts)
+    parts.push_back(llvm::formatv("{0} {1}", count, status));
+  llvm::errs() << llvm::formatv(
+      "  baseline {0}, {1} new samples ({2}) in {3}\n",
+      formatTime((*measurer)->baseline().medianSeconds), todo.size(),
+      parts.empty() ? "none" : llvm::join(parts, ", "), formatTime(seconds));
+  return llvm::Error::success();
+}
+
+void Generation::printSummary(double seconds) const {
+  unsigned failures = 0;
+  std::vector<std::string> parts;
+  for (const auto &[status, count] : statusCounts) {
+    parts.push_back(llvm::formatv("{0} {1}", count, status));
+    if (status != "ok")
+      failures += count;
+  }
+  llvm::outs() << llvm::formatv(
+      "tuner-gen: shard {0}/{1}: {2} programs measured, {3} already "
+      "complete, {4} skipped\n",
+      shardIndex, shardCount, programsMeasured, programsComplete,
+      programsSkipped);
+  llvm::outs() << llvm::formatv(
+      "tuner-gen: {0} samples written ({1}), {2} failed; {3} were already "
+      "in the shard's files\n",
+      samplesWritten, parts.empty() ? "none" : llvm::join(parts, ", "),
+      failures, samplesBefore);
+  llvm::outs() << llvm::formatv(
+      "tuner-gen: wall time {0:F1} s, {1:F2} samples/s\n", seconds,
+      seconds > 0 ? samplesWritten / seconds : 0.0);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "tuner-gen: random programs x random schedules -> measured dataset\n");
+
+  if (numPrograms == 0)
+    return fail("--programs must be at least 1");
+  std::optional<std::pair<unsigned, unsigned>> shard = parseShard(shardSpec);
+  if (!shard)
+    return fail("--shard must be K/N with 0 <= K < N (got '" + shardSpec +
+                "')");
+  auto [shardIndex, shardCount] = *shard;
+  std::optional<gen::Flavour> flavour;
+  if (flavourName != "both") {
+    flavour = gen::parseFlavour(flavourName);
+    if (!flavour)
+      return fail("--flavour must be linalg, affine or both (got '" +
+                  flavourName + "')");
+  }
+  gen::GeneratorOptions generatorOptions;
+  generatorOptions.maxElements = maxElements;
+  generatorOptions.maxWork = maxWork ? int64_t(maxWork) : 32 * maxElements;
+  generatorOptions.maxComputations = maxComputations;
+  if (llvm::Error error = generatorOptions.check())
+    return fail(llvm::toString(std::move(error)));
+
+  MLIRContext context;
+  if (printOnly) {
+    bool first = true;
+    for (unsigned i = shardIndex; i < numPrograms; i += shardCount) {
+      uint64_t programSeed = gen::mixSeed(seed, i);
+      llvm::Expected<gen::GeneratedProgram> program = gen::generateProgram(
+          programSeed, flavourFor(flavour, programSeed), generatorOptions);
+      if (!program)
+        return fail(llvm::toString(program.takeError()));
+      if (!first)
+        llvm::outs() << "// -----\n";
+      first = false;
+      llvm::outs() << "// program " << i << ": " << program->describe()
+                   << "\n"
+                   << program->mlir;
+    }
+    return 0;
+  }
+
+  if (outputDir.empty())
+    return fail("no dataset folder: give one with -o DIR");
+  if (configsPerProgram == 0)
+    return fail("--configs-per-program must be at least 1");
+  if (repetitions < 5)
+    return fail("--repetitions must be at least 5 (got " +
+                llvm::Twine(repetitions.getValue()) +
+                "): the median of fewer runs is noise");
+  if (!(timeout > 0))
+    return fail("--timeout must be positive");
+  if (!(minTime > 0))
+    return fail("--min-time must be positive");
+
+  MeasureOptions measureOptions;
+  measureOptions.repetitions = repetitions;
+  measureOptions.minRepetitionSeconds = minTime;
+  measureOptions.timeoutSeconds = timeout;
+  measureOptions.jobs = jobs;
+
+  std::string suffix =
+      llvm::formatv("-s{0}-of-{1}", shardIndex, shardCount).str();
+  llvm::Expected<DatasetWriter> writer =
+      DatasetWriter::open(outputDir, suffix);
+  if (!writer)
+    return fail(llvm::toString(writer.takeError()));
+
+  DialectRegistry registry;
+  registerScheduleDialects(registry);
+  context.appendDialectRegistry(registry);
+  Generation generation(context, generatorOptions, measureOptions,
+                        shardIndex, shardCount, flavour);
+  if (llvm::Error error = generation.resume(outputDir, suffix))
+    return fail(llvm::toString(std::move(error)));
+
+  auto start = std::chrono::steady_clock::now();
+  unsigned total = 0;
+  for (unsigned i = shardIndex; i < numPrograms; i += shardCount)
+    ++total;
+  unsigned done = 0;
+  for (unsigned i = shardIndex; i < numPrograms; i += shardCount) {
+    std::string progress = llvm::formatv("[{0}/{1}]", ++done, total);
+    if (llvm::Error error = generation.runProgram(i, *writer, progress))
+      return fail(llvm::toString(std::move(error)));
+  }
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  generation.printSummary(seconds);
+  if (generation.generatorBugs)
+    return fail(llvm::Twine(generation.generatorBugs) +
+                " generated programs were invalid (generator bugs; see "
+                "above)");
+  return 0;
+}
