@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Compare the model-guided searches with the search by execution.
+
+The Tiramisu paper's Table 2, on this suite: for each kernel, tune it with
+beam search guided by the cost model (BSM: `strategy=beam`), MCTS guided by
+the model (`strategy=mcts`) and beam search with execution (BSE:
+`strategy=beam-exec`, every node measured: the reference for quality), each
+from a fresh database, and tabulate search time and the speedup of the
+schedule found, then the search-time ratio to BSE and the loss of
+performance against BSE (1 - speedup / BSE speedup). Kernels run one at a
+time. Standard library only.
+
+    benchmarks/compare_search.py [--kernels matmul mvt ...] [--beam-width 4]
+        [--bse-budget 400] [--top-k 8] [--out table.md]
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BENCH_DIR = Path(__file__).resolve().parent
+REPO_DIR = BENCH_DIR.parent
+KERNEL_DIR = BENCH_DIR / "kernels"
+STRATEGIES = [("BSM", "beam"), ("MCTS", "mcts"), ("BSE", "beam-exec")]
+
+
+def machine():
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores"
+
+
+def extra_options(kernel):
+    """The kernel's own `// autotune:` options (e.g. a longer timeout)."""
+    for line in kernel.read_text().splitlines():
+        if line.startswith("// autotune:"):
+            return line.split(":", 1)[1].strip()
+    return ""
+
+
+def tune(tuner, kernel, strategy, args, work):
+    name = kernel.stem
+    db = work / f"{name}-{strategy}.db"
+    summary = work / f"{name}-{strategy}.json"
+    for path in (db, Path(f"{db}-wal"), Path(f"{db}-shm"), summary):
+        if path.exists():
+            path.unlink()
+    budget = args.bse_budget if strategy == "beam-exec" else args.top_k
+    options = [f"strategy={strategy}", f"budget={budget}", f"seed={args.seed}",
+               f"beam-width={args.beam_width}", f"top-k={args.top_k}",
+               f"mcts-iterations={args.mcts_iterations}",
+               f"database={db}", f"summary-output={summary}"]
+    if args.model:
+        options.append(f"model={args.model}")
+    extra = extra_options(kernel)
+    if extra:
+        options.append(extra)
+    command = [str(tuner), str(kernel),
+               "--tuner-autotune=" + " ".join(options), "-o", os.devnull]
+    start = time.monotonic()
+    result = subprocess.run(command, capture_output=True, text=True)
+    wall = time.monotonic() - start
+    if result.returncode != 0 or not summary.exists():
+        raise RuntimeError(f"{name} ({strategy}) failed:\n{result.stderr[-2000:]}")
+    data = json.loads(summary.read_text())
+    best = data.get("best")
+    return {
+        "seconds": data["search_seconds"],
+        "wall": wall,
+        "speedup": best["speedup"] if best else 1.0,
+        "measured": data["measured"],
+        "warnings": [l for l in result.stderr.splitlines() if "warning:" in l],
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kernels", nargs="*", help="kernel names (default: all)")
+    parser.add_argument("--beam-width", type=int, default=4)
+    parser.add_argument("--top-k", type=int, default=8,
+                        help="candidates BSM and MCTS measure at the end")
+    parser.add_argument("--mcts-iterations", type=int, default=200)
+    parser.add_argument("--bse-budget", type=int, default=400,
+                        help="measurements BSE may take at most")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--model", help="cost model (default: the shipped one)")
+    parser.add_argument("--out", help="also write the table here")
+    args = parser.parse_args()
+
+    tuner = REPO_DIR / "build" / "bin" / "tuner-opt"
+    if not tuner.exists():
+        sys.exit(f"error: {tuner} is missing: build first (scripts/build.sh)")
+    kernels = sorted(KERNEL_DIR.glob("*.mlir"))
+    if args.kernels:
+        wanted = set(args.kernels)
+        kernels = [k for k in kernels if k.stem in wanted]
+        missing = wanted - {k.stem for k in kernels}
+        if missing:
+            sys.exit(f"error: no such kernel: {', '.join(sorted(missing))}")
+    work = REPO_DIR / "build" / "benchmarks" / "search"
+    work.mkdir(parents=True, exist_ok=True)
+
+    rows = []
+    for kernel in kernels:
+        results = {}
+        for label, strategy in STRATEGIES:
+            print(f"{kernel.stem}: {label} ...", file=sys.stderr, flush=True)
+            results[label] = tune(tuner, kernel, strategy, args, work)
+            for warning in results[label]["warnings"]:
+                print("  " + warning, file=sys.stderr)
+        rows.append((kernel.stem, results))
+
+    lines = [
+        f"Search strategies on {machine()}, "
+        f"{datetime.date.today().isoformat()}",
+        "",
+        "`" + " ".join(shlex.quote(a) for a in [str(Path(sys.argv[0]))] + sys.argv[1:]) + "`",
+        "",
+        "| kernel | BSE time (s) | BSE speedup | BSM time (s) | BSM speedup "
+        "| MCTS time (s) | MCTS speedup | BSE/BSM time | BSM loss "
+        "| BSE/MCTS time | MCTS loss |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    sums = {"bsm_ratio": 0, "bsm_loss": 0, "mcts_ratio": 0, "mcts_loss": 0}
+    for name, r in rows:
+        bse, bsm, mcts = r["BSE"], r["BSM"], r["MCTS"]
+        bsm_ratio = bse["seconds"] / max(bsm["seconds"], 1e-9)
+        mcts_ratio = bse["seconds"] / max(mcts["seconds"], 1e-9)
+        bsm_loss = 1 - bsm["speedup"] / bse["speedup"]
+        mcts_loss = 1 - mcts["speedup"] / bse["speedup"]
+        sums["bsm_ratio"] += bsm_ratio
+        sums["bsm_loss"] += bsm_loss
+        sums["mcts_ratio"] += mcts_ratio
+        sums["mcts_loss"] += mcts_loss
+        lines.append(
+            f"| {name} | {bse['seconds']:.1f} | {bse['speedup']:.2f}x "
+            f"| {bsm['seconds']:.1f} | {bsm['speedup']:.2f}x "
+            f"| {mcts['seconds']:.1f} | {mcts['speedup']:.2f}x "
+            f"| {bsm_ratio:.1f}x | {100 * bsm_loss:.1f}% "
+            f"| {mcts_ratio:.1f}x | {100 * mcts_loss:.1f}% |")
+    n = max(len(rows), 1)
+    lines.append(
+        f"| **mean** | | | | | | | {sums['bsm_ratio'] / n:.1f}x "
+        f"| {100 * sums['bsm_loss'] / n:.1f}% | {sums['mcts_ratio'] / n:.1f}x "
+        f"| {100 * sums['mcts_loss'] / n:.1f}% |")
+    lines.append("")
+    lines.append("Time: the autotune pass's search time, measurements "
+                 "included (BSM and MCTS measure their top "
+                 f"{args.top_k}). Speedup: of the best verified schedule "
+                 "over the untransformed kernel, measured in the same run. "
+                 "Loss: 1 - speedup / BSE speedup (negative: better than BSE).")
+    table = "\n".join(lines)
+    print(table)
+    if args.out:
+        Path(args.out).write_text(table + "\n")
+
+
+if __name__ == "__main__":
+    main()
