@@ -84,7 +84,8 @@ public:
     if (!value)
       return value.takeError();
     std::optional<int64_t> i = (*value)->getAsInteger();
-    if (!i || *i < 0 || uint64_t(*i) > uint64_t(std::numeric_limits<Int>::max()))
+    if (!i || *i < 0 ||
+        uint64_t(*i) > uint64_t(std::numeric_limits<Int>::max()))
       return typeError(key, "a non-negative integer");
     out = Int(*i);
     return llvm::Error::success();
@@ -158,8 +159,8 @@ llvm::Error NetworkShape::check() const {
       zero(regressionLayers))
     return error("layer sizes must be positive");
   if (!(dropout >= 0 && dropout < 1))
-    return error(llvm::formatv("dropout must be in [0, 1), got {0}", dropout)
-                     .str());
+    return error(
+        llvm::formatv("dropout must be in [0, 1), got {0}", dropout).str());
   return llvm::Error::success();
 }
 
@@ -171,8 +172,7 @@ json::Value NetworkShape::toJSON() const {
                       {"dropout", dropout}};
 }
 
-llvm::Expected<NetworkShape>
-NetworkShape::fromJSON(const json::Value &json) {
+llvm::Expected<NetworkShape> NetworkShape::fromJSON(const json::Value &json) {
   FieldReader r(json, "shape");
   NetworkShape shape;
   if (auto err = r.check())
@@ -269,11 +269,10 @@ DatasetSummary::fromJSON(const json::Value &json) {
         {"skipped_samples", &s.skippedSamples}})
     if (llvm::Error err = r.integer(key, *field))
       return std::move(err);
-  for (auto [key, field] :
-       {std::pair<const char *, std::vector<std::string> *>{
-            "train_programs", &s.trainPrograms},
-        {"validation_programs", &s.validationPrograms},
-        {"test_programs", &s.testPrograms}})
+  for (auto [key, field] : {std::pair<const char *, std::vector<std::string> *>{
+                                "train_programs", &s.trainPrograms},
+                            {"validation_programs", &s.validationPrograms},
+                            {"test_programs", &s.testPrograms}})
     if (llvm::Error err = r.strings(key, *field))
       return std::move(err);
   return s;
@@ -287,9 +286,7 @@ const NetworkShape &CostModel::getShape() const {
   return impl->network.getShape();
 }
 const std::string &CostModel::getTarget() const { return impl->target; }
-const TrainingSummary &CostModel::getTraining() const {
-  return impl->training;
-}
+const TrainingSummary &CostModel::getTraining() const { return impl->training; }
 const DatasetSummary &CostModel::getDataset() const { return impl->dataset; }
 
 json::Value CostModel::toJSON() const {
@@ -389,7 +386,8 @@ llvm::Expected<CostModel> CostModel::fromJSON(const json::Value &json,
   std::map<std::string, const json::Object *> byName;
   for (const json::Value &parameter : *parameters) {
     const json::Object *p = parameter.getAsObject();
-    std::optional<llvm::StringRef> name = p ? p->getString("name") : std::nullopt;
+    std::optional<llvm::StringRef> name =
+        p ? p->getString("name") : std::nullopt;
     if (!name)
       return fail("a parameter without a name");
     byName[name->str()] = p;
@@ -464,8 +462,9 @@ llvm::Error CostModel::save(llvm::StringRef path) const {
 // Predictions
 //===----------------------------------------------------------------------===//
 
-/// Most schedules in one forward pass (bounds the activations' memory).
-static constexpr size_t kMaxBatch = 4096;
+/// Most schedules in one forward pass: large enough for efficient matrix
+/// products, small enough for the activations to stay in cache.
+static constexpr size_t kMaxBatch = 512;
 
 static bool sameTree(const FeatureTree &a, const FeatureTree &b) {
   if (a.numComputations != b.numComputations ||
@@ -520,7 +519,8 @@ CostModel::predict(const ProgramTree &tree, const Space &space,
   std::vector<ProgramFeatures> schedules;
   schedules.reserve(configs.size());
   for (auto [i, config] : llvm::enumerate(configs)) {
-    llvm::Expected<ProgramFeatures> features = extractor->extract(space, config);
+    llvm::Expected<ProgramFeatures> features =
+        extractor->extract(space, config);
     if (!features)
       return error("config " + llvm::Twine(i) + ": " +
                    llvm::toString(features.takeError()));

@@ -116,9 +116,9 @@ tuner::programFromJSON(const llvm::json::Value &json) {
   if (program.id.empty())
     return fields.mistyped("id", "a non-empty string");
   FieldReader named(*object, "program '" + program.id + "'");
-  for (auto [key, out] : {std::pair{"generator", &program.generator},
-                          std::pair{"target", &program.target},
-                          std::pair{"mlir", &program.mlir}})
+  for (auto [key, out] :
+       {std::pair{"generator", &program.generator},
+        std::pair{"target", &program.target}, std::pair{"mlir", &program.mlir}})
     if (llvm::Error error = named.string(key, *out))
       return std::move(error);
   if (llvm::Error error =
@@ -231,8 +231,8 @@ static llvm::Error forEachRecord(
           llvm::formatv("{0}: not a JSON record: {1}", where(), why));
     }
     if (llvm::Error error = handle(*json))
-      return llvm::createStringError(llvm::formatv(
-          "{0}: {1}", where(), llvm::toString(std::move(error))));
+      return llvm::createStringError(
+          llvm::formatv("{0}: {1}", where(), llvm::toString(std::move(error))));
   }
   return llvm::Error::success();
 }
@@ -278,8 +278,8 @@ readFiles(llvm::ArrayRef<std::string> programFiles,
                 "sample record: missing field 'program' (a string)");
           auto it = index.find(id->str());
           if (it == index.end())
-            return llvm::createStringError("sample of unknown program '" +
-                                           *id + "'");
+            return llvm::createStringError("sample of unknown program '" + *id +
+                                           "'");
           llvm::Expected<SampleRecord> sample =
               sampleFromJSON(json, dataset.programs[it->second].space);
           if (!sample)
@@ -395,6 +395,9 @@ llvm::Expected<DatasetWriter> DatasetWriter::open(llvm::StringRef folder,
   if (std::error_code error = llvm::sys::fs::create_directories(folder))
     return llvm::createStringError("cannot create dataset folder '" + folder +
                                    "': " + error.message());
+  if (!llvm::sys::fs::is_directory(folder))
+    return llvm::createStringError("cannot create dataset folder '" + folder +
+                                   "': a file of that name exists");
   DatasetWriter writer;
   writer.programsFile = joinPath(folder, programsFileName(suffix));
   writer.samplesFile = joinPath(folder, samplesFileName(suffix));
@@ -435,7 +438,6 @@ llvm::Error DatasetWriter::add(const ProgramRecord &program) {
   return appendLine(programsFile, toJSON(program));
 }
 
-llvm::Error DatasetWriter::add(const SampleRecord &sample,
-                               const Space &space) {
+llvm::Error DatasetWriter::add(const SampleRecord &sample, const Space &space) {
   return appendLine(samplesFile, toJSON(sample, space));
 }

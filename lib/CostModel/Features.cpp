@@ -36,7 +36,7 @@ const Spec kWrittenShapeSpec =
 #define TUNER_WRITTEN_SHAPE_FEATURE(Name, key, kind, description)              \
   {key, kind, description};
 #include "tuner/CostModel/Features.def"
-const Spec kComputationSpecs[] = {
+    const Spec kComputationSpecs[] = {
 #define TUNER_COMPUTATION_FEATURE(Name, key, kind, description)                \
   {key, kind, description},
 #include "tuner/CostModel/Features.def"
@@ -51,7 +51,7 @@ const Spec kAccessMatrixSpec =
   {key, kind, description};
 #include "tuner/CostModel/Features.def"
 
-struct MaximumSpec {
+    struct MaximumSpec {
   const char *key;
   unsigned value;
   const char *description;
@@ -77,8 +77,8 @@ std::vector<FeatureInfo> buildFeatureList() {
     for (const Spec &spec : kLoopSpecs)
       list.push_back(info(llvm::formatv("loop{0}.{1}", level, spec.key), spec));
   for (unsigned dim = 0; dim < kMaxBufferRank; ++dim)
-    list.push_back(
-        info(llvm::formatv("{0}{1}", kWrittenShapeSpec.key, dim), kWrittenShapeSpec));
+    list.push_back(info(llvm::formatv("{0}{1}", kWrittenShapeSpec.key, dim),
+                        kWrittenShapeSpec));
   for (const Spec &spec : kComputationSpecs)
     list.push_back(info(spec.key, spec));
   for (unsigned slot = 0; slot < kMaxAccesses; ++slot) {
@@ -90,10 +90,10 @@ std::vector<FeatureInfo> buildFeatureList() {
         std::string columnName = column == kMaxLoopLevels
                                      ? std::string("const")
                                      : "c" + std::to_string(column);
-        list.push_back(info(llvm::formatv("access{0}.{1}{2}.{3}", slot,
-                                          kAccessMatrixSpec.key, row,
-                                          columnName),
-                            kAccessMatrixSpec));
+        list.push_back(
+            info(llvm::formatv("access{0}.{1}{2}.{3}", slot,
+                               kAccessMatrixSpec.key, row, columnName),
+                 kAccessMatrixSpec));
       }
   }
   return list;
@@ -180,9 +180,9 @@ uint64_t FeatureTree::hash() const {
     words.insert(words.end(), node.computations.begin(),
                  node.computations.end());
   }
-  return llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
-      reinterpret_cast<const uint8_t *>(words.data()),
-      words.size() * sizeof(uint64_t)));
+  return llvm::xxh3_64bits(
+      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(words.data()),
+                              words.size() * sizeof(uint64_t)));
 }
 
 //===----------------------------------------------------------------------===//

@@ -169,11 +169,9 @@ Network<T>::packInputs(llvm::ArrayRef<const ProgramFeatures *> schedules) {
 //===----------------------------------------------------------------------===//
 
 template <typename T>
-typename Network<T>::Matrix Network<T>::forwardMLP(const MLP &mlp,
-                                                   const Matrix &x,
-                                                   MLPTape *tape,
-                                                   std::mt19937_64 *dropout)
-    const {
+typename Network<T>::Matrix
+Network<T>::forwardMLP(const MLP &mlp, const Matrix &x, MLPTape *tape,
+                       std::mt19937_64 *dropout) const {
   Matrix a = x;
   for (auto [l, layer] : llvm::enumerate(mlp.layers)) {
     Matrix pre = layer.weight * a;
@@ -188,7 +186,9 @@ typename Network<T>::Matrix Network<T>::forwardMLP(const MLP &mlp,
       }
       continue;
     }
-    a = (pre.array() > T(0)).select(pre.array(), pre.array().exp() - T(1));
+    // ELU(x) = x for x > 0, e^x - 1 otherwise; written without a select so
+    // that Eigen vectorizes it.
+    a = (pre.array().max(T(0)) + (pre.array().min(T(0)).exp() - T(1))).matrix();
     Matrix mask;
     if (dropout && shape.dropout > 0) {
       T keep = T(1 / (1 - shape.dropout));
@@ -216,8 +216,7 @@ Network<T>::backwardMLP(MLP &mlp, const MLPTape &tape, Matrix grad,
       if (tape.masks[l].size())
         grad = grad.cwiseProduct(tape.masks[l]);
       // ELU'(x) = 1 for x > 0, e^x otherwise.
-      grad = grad.cwiseProduct(
-          (pre.array() > T(0)).select(T(1), pre.array().exp()).matrix());
+      grad = grad.cwiseProduct(pre.array().min(T(0)).exp().matrix());
     }
     layer.weightGrad.noalias() += grad * tape.inputs[l].transpose();
     layer.biasGrad += grad.rowwise().sum();
@@ -339,14 +338,12 @@ Network<T>::forward(const FeatureTree &tree, const Matrix &inputs,
     }
     if (h.size())
       merged.bottomRows(e) = h;
-    nodeEmbeddings[n] = forwardMLP(merge, merged,
-                                   nodeTape ? &nodeTape->merge : nullptr,
-                                   dropout);
+    nodeEmbeddings[n] = forwardMLP(
+        merge, merged, nodeTape ? &nodeTape->merge : nullptr, dropout);
   }
 
-  Matrix logits =
-      forwardMLP(regression, nodeEmbeddings.back(),
-                 tape ? &tape->regression : nullptr, dropout);
+  Matrix logits = forwardMLP(regression, nodeEmbeddings.back(),
+                             tape ? &tape->regression : nullptr, dropout);
   Matrix predictions =
       logits.array().max(T(-kMaxLogit)).min(T(kMaxLogit)).exp().matrix();
   if (tape) {
@@ -363,11 +360,10 @@ void Network<T>::backward(const FeatureTree &tree, const Tape &tape,
                           const Matrix &predictionGrad) {
   Eigen::Index e = shape.embedding;
   Eigen::Index batch = predictionGrad.cols();
-  Matrix dLogits =
-      predictionGrad.cwiseProduct(tape.predictions)
-          .cwiseProduct(
-              (tape.logits.array().abs() < T(kMaxLogit)).template cast<T>()
-                  .matrix());
+  Matrix dLogits = predictionGrad.cwiseProduct(tape.predictions)
+                       .cwiseProduct((tape.logits.array().abs() < T(kMaxLogit))
+                                         .template cast<T>()
+                                         .matrix());
   std::vector<Matrix> nodeGrads(tree.nodes.size());
   nodeGrads.back() = backwardMLP(regression, tape.regression, dLogits);
 
@@ -400,7 +396,8 @@ void Network<T>::backward(const FeatureTree &tree, const Tape &tape,
   computationLSTM.inputWeightGrad.noalias() +=
       projectionGrads * tape.embeddings.transpose();
   computationLSTM.biasGrad += projectionGrads.rowwise().sum();
-  Matrix dEmbeddings = computationLSTM.inputWeight.transpose() * projectionGrads;
+  Matrix dEmbeddings =
+      computationLSTM.inputWeight.transpose() * projectionGrads;
   backwardMLP(computation, tape.computation, std::move(dEmbeddings),
               /*inputGrad=*/false);
 }
@@ -410,8 +407,8 @@ T tuner::mapeLoss(const typename Network<T>::Matrix &predictions,
                   const typename Network<T>::Matrix &targets,
                   typename Network<T>::Matrix *grad) {
   Eigen::Index n = predictions.cols();
-  T loss = ((predictions - targets).array().abs() / targets.array()).sum() /
-           T(n);
+  T loss =
+      ((predictions - targets).array().abs() / targets.array()).sum() / T(n);
   if (grad)
     *grad = ((predictions - targets).array().sign() / targets.array() / T(n))
                 .matrix();

@@ -82,7 +82,8 @@ public:
   /// b in column c * B + b. With `tape`, records what backward needs; with
   /// `dropout`, drops activations (training).
   Matrix forward(const FeatureTree &tree, const Matrix &inputs, unsigned batch,
-                 Tape *tape = nullptr, std::mt19937_64 *dropout = nullptr) const;
+                 Tape *tape = nullptr,
+                 std::mt19937_64 *dropout = nullptr) const;
 
   /// Adds to the gradients of every parameter those of
   /// sum_b predictionGrad(b) * prediction(b) for the forward pass in `tape`.
@@ -128,10 +129,9 @@ private:
             StepTape *tape) const;
   /// Backward through the steps of one sequence, from the gradient of its
   /// last h; calls inputGrad(step, grad of the step's projection).
-  void backwardSteps(LSTM &cell, const std::vector<StepTape> &steps,
-                     Matrix dh,
-                     llvm::function_ref<void(size_t, const Matrix &)>
-                         projectionGrad);
+  void backwardSteps(
+      LSTM &cell, const std::vector<StepTape> &steps, Matrix dh,
+      llvm::function_ref<void(size_t, const Matrix &)> projectionGrad);
 
   NetworkShape shape;
   MLP computation, merge, regression;

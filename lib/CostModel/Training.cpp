@@ -27,15 +27,13 @@ llvm::Error TrainingOptions::check() const {
   if (patience == 0)
     return error("the patience must be positive");
   if (!(learningRate > 0))
-    return error(
-        llvm::formatv("the learning rate must be positive, got {0}",
-                      learningRate)
-            .str());
+    return error(llvm::formatv("the learning rate must be positive, got {0}",
+                               learningRate)
+                     .str());
   if (!(weightDecay >= 0))
-    return error(
-        llvm::formatv("the weight decay must not be negative, got {0}",
-                      weightDecay)
-            .str());
+    return error(llvm::formatv("the weight decay must not be negative, got {0}",
+                               weightDecay)
+                     .str());
   return shape.check();
 }
 
@@ -93,7 +91,8 @@ uint64_t mix(uint64_t seed, uint64_t stream) {
 
 /// Fisher-Yates with the engine's raw output (the same on every platform,
 /// unlike std::shuffle).
-template <typename T> void shuffle(std::vector<T> &values, std::mt19937_64 &rng) {
+template <typename T>
+void shuffle(std::vector<T> &values, std::mt19937_64 &rng) {
   for (size_t i = values.size(); i > 1; --i)
     std::swap(values[i - 1], values[rng() % i]);
 }
@@ -212,16 +211,17 @@ private:
   size_t total;
 };
 
-/// AdamW (Loshchilov & Hutter), as PyTorch implements it.
+/// AdamW (Loshchilov & Hutter) with PyTorch's defaults (beta2 = 0.999,
+/// epsilon = 1e-8). As the one-cycle schedule varies beta1, the bias
+/// correction uses the product of the beta1s of the steps so far.
 class AdamW {
 public:
   AdamW(Network<float> &network, double weightDecay)
       : network(network), weightDecay(weightDecay) {
-    network.forEachParameter(
-        [&](const std::string &, Matrix &value, Matrix &) {
-          m.push_back(Matrix::Zero(value.rows(), value.cols()));
-          v.push_back(Matrix::Zero(value.rows(), value.cols()));
-        });
+    network.forEachParameter([&](const std::string &, Matrix &value, Matrix &) {
+      m.push_back(Matrix::Zero(value.rows(), value.cols()));
+      v.push_back(Matrix::Zero(value.rows(), value.cols()));
+    });
   }
 
   void step(double rate, double beta1) {
@@ -237,8 +237,7 @@ public:
           ++k;
           value *= float(1 - rate * weightDecay);
           mk = float(beta1) * mk + float(1 - beta1) * grad;
-          vk = float(beta2) * vk +
-               float(1 - beta2) * grad.cwiseProduct(grad);
+          vk = float(beta2) * vk + float(1 - beta2) * grad.cwiseProduct(grad);
           value.array() -=
               float(rate / correction1) * mk.array() /
               ((vk.array() / float(correction2)).sqrt() + float(epsilon));
@@ -281,17 +280,16 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
                  llvm::Twine(targets.size()) + " machines ('" +
                  *targets.begin() + "', '" + *std::next(targets.begin()) +
                  "', ...); a model is trained for one machine");
-  llvm::Expected<ProgramSplit> split = splitPrograms(
-      std::vector<std::string>(measuredPrograms.begin(),
-                               measuredPrograms.end()),
-      options.seed);
+  llvm::Expected<ProgramSplit> split =
+      splitPrograms(std::vector<std::string>(measuredPrograms.begin(),
+                                             measuredPrograms.end()),
+                    options.seed);
   if (!split)
     return split.takeError();
   auto asSet = [](const std::vector<std::string> &ids) {
     return std::set<std::string>(ids.begin(), ids.end());
   };
-  std::vector<Group> trainGroups =
-      groupSchedules(labeled, asSet(split->train));
+  std::vector<Group> trainGroups = groupSchedules(labeled, asSet(split->train));
   std::vector<Group> validationGroups =
       groupSchedules(labeled, asSet(split->validation));
   std::vector<Group> testGroups = groupSchedules(labeled, asSet(split->test));
@@ -302,8 +300,7 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
     for (const Group &group : trainGroups) {
       std::vector<size_t> members = group.members;
       shuffle(members, rng);
-      for (size_t start = 0; start < members.size();
-           start += options.batchSize)
+      for (size_t start = 0; start < members.size(); start += options.batchSize)
         batches.emplace_back(
             members.begin() + start,
             members.begin() +
@@ -394,9 +391,9 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
   summary.testMAPE = test.mape;
   summary.testPearson = test.pearson;
   summary.testSpearman = test.spearman;
-  summary.seconds = std::chrono::duration<double>(
-                        std::chrono::steady_clock::now() - started)
-                        .count();
+  summary.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
+          .count();
 
   auto impl = std::make_shared<CostModel::Impl>(options.shape);
   impl->network = std::move(best);

@@ -8,7 +8,8 @@
 //           reductions) and a named op or a linalg.generic whose indexing
 //           maps are the operands' index expressions.
 //   affine: memref arguments (inputs, then outputs), memref.alloc for
-//           intermediates; per computation an affine.for nest of
+//           intermediates (freed by the lowering's buffer deallocation);
+//           per computation an affine.for nest of
 //           affine.load / arith / affine.store (reductions first store the
 //           identity, in a nest of their own or inside the nest).
 //
@@ -69,8 +70,7 @@ private:
   }
 
   /// `index` over the loops named prefix0, prefix1, ...: "d0 * 2 + d2 + 1".
-  static std::string indexText(const IndexExpr &index,
-                               llvm::StringRef prefix) {
+  static std::string indexText(const IndexExpr &index, llvm::StringRef prefix) {
     std::vector<std::string> terms;
     for (auto [l, coefficient] : llvm::enumerate(index.coefficients)) {
       if (coefficient == 0)
@@ -159,14 +159,13 @@ private:
       case ExprNode::Kind::Constant:
         names[n] = "%n" + std::to_string(n);
         os.indent(indent) << names[n] << " = arith.constant "
-                          << literal(node.constant) << " : " << element
-                          << "\n";
+                          << literal(node.constant) << " : " << element << "\n";
         break;
       case ExprNode::Kind::Binary:
         names[n] = "%n" + std::to_string(n);
         os.indent(indent) << names[n] << " = " << arithOp(node.op) << " "
-                          << names[node.lhs] << ", " << names[node.rhs]
-                          << " : " << element << "\n";
+                          << names[node.lhs] << ", " << names[node.rhs] << " : "
+                          << element << "\n";
         break;
       }
     }
@@ -189,9 +188,8 @@ void Emitter::emitLinalg() {
       results.push_back("%t" + std::to_string(id));
     }
   }
-  os << "func.func @" << spec.functionName << "("
-     << llvm::join(arguments, ", ") << ") -> ("
-     << llvm::join(resultTypes, ", ") << ") {\n";
+  os << "func.func @" << spec.functionName << "(" << llvm::join(arguments, ", ")
+     << ") -> (" << llvm::join(resultTypes, ", ") << ") {\n";
   for (auto [c, comp] : llvm::enumerate(spec.computations))
     emitLinalgComputation(c, comp);
   os << "  return " << llvm::join(results, ", ") << " : "
@@ -232,9 +230,8 @@ void Emitter::emitLinalgComputation(size_t c, const ComputationSpec &comp) {
   std::string domain = "(" + llvm::join(dims, ", ") + ")";
   std::vector<std::string> maps;
   for (const Operand &operand : comp.operands)
-    maps.push_back(
-        llvm::formatv("affine_map<{0} -> ({1})>", domain,
-                      indicesText(operand, "d")));
+    maps.push_back(llvm::formatv("affine_map<{0} -> ({1})>", domain,
+                                 indicesText(operand, "d")));
   maps.push_back(llvm::formatv("affine_map<{0} -> ({1})>", domain,
                                outputIndices(comp, "d")));
   std::vector<std::string> iterators;
@@ -269,18 +266,16 @@ void Emitter::emitAffine() {
       if (tensor.role == role)
         arguments.push_back(
             llvm::formatv("%t{0}: {1}", t, memrefType(static_cast<int>(t))));
-  os << "func.func @" << spec.functionName << "("
-     << llvm::join(arguments, ", ") << ") {\n";
+  os << "func.func @" << spec.functionName << "(" << llvm::join(arguments, ", ")
+     << ") {\n";
   for (auto [t, tensor] : llvm::enumerate(spec.tensors))
     if (tensor.role == TensorSpec::Role::Intermediate)
       os << llvm::formatv("  %t{0} = memref.alloc() : {1}\n", t,
                           memrefType(static_cast<int>(t)));
   for (const ComputationSpec &comp : spec.computations)
     emitAffineComputation(comp);
-  for (auto [t, tensor] : llvm::enumerate(spec.tensors))
-    if (tensor.role == TensorSpec::Role::Intermediate)
-      os << llvm::formatv("  memref.dealloc %t{0} : {1}\n", t,
-                          memrefType(static_cast<int>(t)));
+  // No memref.dealloc: buffer deallocation passes place the frees, and
+  // refuse explicit ones.
   os << "  return\n}\n";
 }
 
@@ -288,8 +283,8 @@ void Emitter::emitAffineInit(const ComputationSpec &comp, unsigned indent) {
   os.indent(indent) << "%z = arith.constant " << identity(comp.combiner)
                     << " : " << element << "\n";
   os.indent(indent) << "affine.store %z, %t" << comp.output << "["
-                    << outputIndices(comp, "%i") << "] : "
-                    << memrefType(comp.output) << "\n";
+                    << outputIndices(comp, "%i")
+                    << "] : " << memrefType(comp.output) << "\n";
 }
 
 void Emitter::emitAffineComputation(const ComputationSpec &comp) {
@@ -323,9 +318,9 @@ void Emitter::emitAffineComputation(const ComputationSpec &comp) {
                       << "] : " << memrefType(operand.tensor) << "\n";
   }
   std::string value = emitBody(comp, operandNames, indent);
-  std::string output = llvm::formatv("%t{0}[{1}] : {2}", comp.output,
-                                     outputIndices(comp, "%i"),
-                                     memrefType(comp.output));
+  std::string output =
+      llvm::formatv("%t{0}[{1}] : {2}", comp.output, outputIndices(comp, "%i"),
+                    memrefType(comp.output));
   if (comp.combiner != Combiner::None) {
     os.indent(indent) << "%acc = affine.load " << output << "\n";
     os.indent(indent) << "%r = " << arithOp(combinerOp(comp.combiner))
@@ -351,16 +346,22 @@ std::string gen::emitProgram(const ProgramSpec &spec, Flavour flavour) {
 
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 gen::parseProgram(mlir::MLIRContext &context, llvm::StringRef mlir) {
-  context.loadDialect<mlir::func::FuncDialect, mlir::arith::ArithDialect,
-                      mlir::linalg::LinalgDialect, mlir::tensor::TensorDialect,
-                      mlir::affine::AffineDialect,
-                      mlir::memref::MemRefDialect>();
+  context
+      .loadDialect<mlir::func::FuncDialect, mlir::arith::ArithDialect,
+                   mlir::linalg::LinalgDialect, mlir::tensor::TensorDialect,
+                   mlir::affine::AffineDialect, mlir::memref::MemRefDialect>();
   std::string diagnostics;
   mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &diag) {
     if (diag.getSeverity() != mlir::DiagnosticSeverity::Error)
       return mlir::success();
     llvm::raw_string_ostream os(diagnostics);
-    os << "\n  " << diag.getLocation() << ": " << diag;
+    os << "\n  ";
+    if (auto file = diag.getLocation()->findInstanceOf<mlir::FileLineColLoc>())
+      os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+         << file.getColumn();
+    else
+      os << diag.getLocation();
+    os << ": " << diag;
     return mlir::success();
   });
   mlir::ParserConfig config(&context);

@@ -137,15 +137,14 @@ int64_t product(llvm::ArrayRef<int64_t> values) {
   return result;
 }
 
-/// Halves the largest value (rounding up, never below `floor`) until the
-/// product is at most `limit`. Returns false when that is impossible.
-bool shrinkToFit(std::vector<int64_t> &values, int64_t limit,
-                 int64_t floor = 2) {
+/// Halves the largest value (rounding up, never below 2) until the product
+/// is at most `limit`. Returns false when that is impossible.
+bool shrinkToFit(std::vector<int64_t> &values, int64_t limit) {
   while (product(values) > limit) {
     auto largest = std::max_element(values.begin(), values.end());
-    if (*largest <= floor)
+    if (*largest <= 2)
       return false;
-    *largest = std::max(floor, (*largest + 1) / 2);
+    *largest = std::max<int64_t>(2, (*largest + 1) / 2);
   }
   return true;
 }
@@ -171,13 +170,12 @@ private:
   int addInput(std::vector<int64_t> shape);
   IndexExpr loopIndex(unsigned loop, int64_t offset = 0) const;
   Operand readLoops(int tensor, llvm::ArrayRef<unsigned> loops) const;
-  int addOperand(Operand operand);
-  /// A shape of `rank` extents >= minExtent, with between about limit / 64
-  /// and `limit` elements; std::nullopt when even the smallest is too big.
-  std::optional<std::vector<int64_t>> randomShape(unsigned rank,
-                                                  int64_t limit,
-                                                  int64_t minExtent = 2);
-  /// A tensor computed before with the given shape, or -1.
+  void addOperand(Operand operand);
+  /// A shape of `rank` extents >= 2, with between about limit / 8 and
+  /// `limit` elements; std::nullopt when even the smallest is too big.
+  std::optional<std::vector<int64_t>> randomShape(unsigned rank, int64_t limit);
+  /// A tensor of the program with the given shape that the computation
+  /// does not read yet, or -1.
   int existingWithShape(llvm::ArrayRef<int64_t> shape);
 
   // Bodies.
@@ -232,20 +230,19 @@ Operand ProgramBuilder::readLoops(int tensor,
   return operand;
 }
 
-int ProgramBuilder::addOperand(Operand operand) {
+void ProgramBuilder::addOperand(Operand operand) {
   comp.operands.push_back(std::move(operand));
-  return static_cast<int>(comp.operands.size()) - 1;
 }
 
-std::optional<std::vector<int64_t>>
-ProgramBuilder::randomShape(unsigned rank, int64_t limit, int64_t minExtent) {
+std::optional<std::vector<int64_t>> ProgramBuilder::randomShape(unsigned rank,
+                                                                int64_t limit) {
   std::vector<int64_t> shape(rank);
   for (int64_t &extent : shape)
-    extent = rng.extent(minExtent, 1024);
-  if (!shrinkToFit(shape, limit, minExtent))
+    extent = rng.extent(2, 1024);
+  if (!shrinkToFit(shape, limit))
     return std::nullopt;
   // Not much smaller than the budget: the programs should take a while.
-  int64_t target = std::max<int64_t>(1, limit / 64);
+  int64_t target = std::max<int64_t>(1, limit / 8);
   while (product(shape) < target) {
     auto smallest = std::min_element(shape.begin(), shape.end());
     if (product(shape) / *smallest * (*smallest * 2) > limit)
@@ -258,7 +255,10 @@ ProgramBuilder::randomShape(unsigned rank, int64_t limit, int64_t minExtent) {
 int ProgramBuilder::existingWithShape(llvm::ArrayRef<int64_t> shape) {
   std::vector<int> matches;
   for (auto [t, tensor] : llvm::enumerate(spec.tensors))
-    if (llvm::ArrayRef<int64_t>(tensor.shape) == shape)
+    if (llvm::ArrayRef<int64_t>(tensor.shape) == shape &&
+        llvm::none_of(comp.operands, [&, t = t](const Operand &operand) {
+          return operand.tensor == static_cast<int>(t);
+        }))
       matches.push_back(static_cast<int>(t));
   if (matches.empty())
     return -1;
@@ -275,7 +275,8 @@ int ProgramBuilder::addConstant() {
   node.kind = ExprNode::Kind::Constant;
   // One draw per statement: the order of draws must not depend on the
   // compiler's order of evaluating operands.
-  int64_t magnitude = isFloat(spec.type) ? rng.uniform(1, 16) : rng.uniform(1, 4);
+  int64_t magnitude =
+      isFloat(spec.type) ? rng.uniform(1, 16) : rng.uniform(1, 4);
   int64_t sign = rng.chance(25) ? -1 : 1;
   node.constant = isFloat(spec.type) ? double(sign * magnitude) / 8
                                      : double(sign * magnitude);
@@ -398,9 +399,8 @@ bool ProgramBuilder::elementwise(int source) {
   }
 
   if (comp.operands.size() == 2 && allIdentity && rng.chance(50)) {
-    static constexpr NamedOp named[] = {NamedOp::Add, NamedOp::Sub,
-                                        NamedOp::Mul, NamedOp::Max,
-                                        NamedOp::Min};
+    static constexpr NamedOp named[] = {
+        NamedOp::Add, NamedOp::Sub, NamedOp::Mul, NamedOp::Max, NamedOp::Min};
     size_t which = rng.weighted({35, 20, 30, 10, 5});
     std::vector<int> nodes = operandNodes(2);
     addBinary(static_cast<BinaryOp>(which), nodes[0], nodes[1]);
@@ -419,8 +419,8 @@ bool ProgramBuilder::stencil(int source) {
   std::vector<int64_t> windows(rank);
   for (unsigned d = 0; d < rank; ++d) {
     static constexpr int64_t sizes[] = {1, 2, 3, 5};
-    windows[d] = sizes[rng.weighted({rank == 3 && d == 0 ? 40u : 0u, 15, 60,
-                                     25})];
+    windows[d] =
+        sizes[rng.weighted({rank == 3 && d == 0 ? 40u : 0u, 15, 60, 25})];
   }
   std::vector<int64_t> inShape, outShape(rank);
   if (source >= 0) {
@@ -591,16 +591,13 @@ bool ProgramBuilder::reduction(int source) {
       comp.extents.push_back(shape[d]);
     }
 
-  addOperand(
-      readLoops(source >= 0 ? source : addInput(shape), loopOfDim));
+  addOperand(readLoops(source >= 0 ? source : addInput(shape), loopOfDim));
   if (rng.chance(30)) {
     if (rng.chance(50)) {
       // Another tensor of the input's shape: sum((a - b)^2) and the like.
       int existing = existingWithShape(shape);
-      addOperand(readLoops(existing >= 0 && existing != source &&
-                                   rng.chance(50)
-                               ? existing
-                               : addInput(shape),
+      addOperand(readLoops(existing >= 0 && rng.chance(50) ? existing
+                                                           : addInput(shape),
                            loopOfDim));
     } else {
       // A tensor over the kept dimensions, broadcast along the reduction.
@@ -898,6 +895,8 @@ ProgramSpec ProgramBuilder::build() {
       size_t index = rng.chance(60) ? last : rng.uniform(0, last);
       source = spec.computations[index].output;
     }
+    // The pattern on the source, else on fresh inputs, else an elementwise
+    // computation (which always fits).
     Pattern pattern = kAllPatterns[rng.weighted({25, 20, 20, 20, 15})];
     if (!tryPattern(pattern, source) && !tryPattern(pattern, -1))
       tryPattern(Pattern::Elementwise, source);

@@ -7,6 +7,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
+#include <cstdio>
 
 using namespace tuner;
 using namespace tuner::gen;
@@ -127,6 +128,13 @@ unsigned ProgramSpec::numOutputs() const {
 // verify
 //===----------------------------------------------------------------------===//
 
+/// A number as a user would write it: 0.5, 3, 1e+20.
+static std::string shortNumber(double value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g", value);
+  return text;
+}
+
 namespace {
 class SpecVerifier {
 public:
@@ -237,8 +245,7 @@ private:
                                o, d, index.coefficients.size(), numLoops);
         int64_t last = index.offset;
         if (index.offset < 0)
-          return llvm::formatv("operand {0}, index {1}: negative offset", o,
-                               d);
+          return llvm::formatv("operand {0}, index {1}: negative offset", o, d);
         for (auto [l, coefficient] : llvm::enumerate(index.coefficients)) {
           if (coefficient < 0)
             return llvm::formatv("operand {0}, index {1}: negative "
@@ -293,7 +300,8 @@ private:
         if (!std::isfinite(node.constant) ||
             (!isFloat(spec.type) && node.constant != std::trunc(node.constant)))
           return llvm::formatv("body node {0}: constant {1} is not a {2}", n,
-                               node.constant, stringifyScalarType(spec.type));
+                               shortNumber(node.constant),
+                               stringifyScalarType(spec.type));
         break;
       case ExprNode::Kind::Binary:
         if (node.lhs < 0 || node.rhs < 0 || node.lhs >= static_cast<int>(n) ||

@@ -280,6 +280,25 @@ private:
                               someTiled([](size_t) { return true; }))
                     .str()))
           return err;
+      } else {
+        // Affine unrolling needs at least `factor` iterations in the
+        // innermost loop, whichever loop ends up there.
+        std::vector<std::string> trips;
+        int64_t shortest = INT64_MAX;
+        for (size_t p = 0; p < band.size(); ++p) {
+          if (tileOf(p).empty())
+            shortest = std::min(shortest, extents[p]);
+          else
+            trips.push_back(tileOf(p));
+        }
+        if (shortest != INT64_MAX)
+          trips.push_back(std::to_string(shortest));
+        std::string bound = trips.back();
+        for (size_t t = trips.size() - 1; t-- > 0;)
+          bound = "min(" + trips[t] + ", " + bound + ")";
+        if (auto err = space.addConstraint(
+                llvm::formatv("{0} <= {1}", name, bound).str()))
+          return err;
       }
     }
 
@@ -342,10 +361,16 @@ private:
                    : "run the outermost loop in parallel";
       if (auto err = add(std::move(parallel), &nest, "parallel"))
         return err;
-      // For affine nests, the loop found parallel must stay outermost.
+      // For affine nests, the loop found parallel must stay outermost, and
+      // unrolling (whose copies index through affine.apply) hides from the
+      // dependence check that the parallelization repeats.
       if (!isLinalg && space.indexOf(n + ".order"))
         if (auto err = space.addConstraint(
                 llvm::formatv("!{0} || {1}.order[0] == 0", name, n).str()))
+          return err;
+      if (!isLinalg && space.indexOf(n + ".unroll"))
+        if (auto err = space.addConstraint(
+                llvm::formatv("!{0} || {1}.unroll == 1", name, n).str()))
           return err;
       if (isLinalg)
         if (auto err = space.addConstraint(
@@ -380,10 +405,17 @@ private:
   }
 
   llvm::Error addFusion() {
-    // Consumers of each producer nest that a fuse parameter names.
+    /// One fuse parameter and where the fusion is possible.
+    struct Fusion {
+      std::string name;
+      int consumer = 0;
+      bool accumulator = false;
+      /// The consumer's own tile loops that can host the producer.
+      std::string hosts;
+    };
+    std::vector<Fusion> fusions;
+    // Fuse parameters of each producer nest.
     std::map<int, std::vector<std::string>> byProducer;
-    // Fusions of a producer into the accumulator of its consumer.
-    std::vector<std::pair<std::string, int>> accumulatorFusions;
     std::set<std::pair<int, int>> seen;
     for (const ProducerConsumerEdge &edge : tree.edges) {
       if (!edge.viaTensor)
@@ -393,27 +425,38 @@ private:
       const LoopNest &p = tree.nests[producer];
       const LoopNest &c = tree.nests[consumer];
       if (producer == consumer || p.source != NestSource::Linalg ||
-          c.source != NestSource::Linalg || !seen.insert({producer, consumer}).second)
+          c.source != NestSource::Linalg ||
+          !seen.insert({producer, consumer}).second)
         continue;
-      // The consumer needs tile loops to fuse into.
-      std::vector<std::string> tiled;
-      for (size_t position = 0; position < tree.bandOf(consumer).size();
-           ++position) {
+      // The producer is fused into the consumer's tile loops outside its
+      // reduction loops: into its scf.forall when the consumer is parallel,
+      // else the outermost loop of the chosen order must be a tiled
+      // parallel loop.
+      std::vector<std::string> hosts;
+      std::vector<int> band = tree.bandOf(consumer);
+      std::string order = c.name + ".order";
+      for (size_t position = 0; position < band.size(); ++position) {
+        const Loop &loop = tree.loops[band[position]];
         std::string tile =
             llvm::formatv("{0}.tile.l{1}", c.name, position).str();
-        if (auto index = space.indexOf(tile))
-          tiled.push_back(llvm::formatv(
-              "{0} < {1}", tile,
-              tree.loops[tree.bandOf(consumer)[position]].extent));
+        if (loop.isReduction || !space.indexOf(tile))
+          continue;
+        std::string first =
+            space.indexOf(order)
+                ? llvm::formatv("{0}[0] == {1}", order, position).str()
+                : (position == 0 ? "true" : "false");
+        hosts.push_back(
+            llvm::formatv("({0} && {1} < {2})", first, tile, loop.extent));
       }
-      if (tiled.empty())
-        continue;
-      // A producer that writes the consumer's accumulator (fill -> matmul)
-      // fuses only into scf.forall tiles (its result is the loop's shared
-      // output): it needs the consumer parallelized.
-      bool accumulator = edge.intoInit;
       std::string parallel = c.name + ".parallel";
-      if (accumulator && !space.indexOf(parallel))
+      // A producer that writes the consumer's accumulator (fill -> matmul)
+      // fuses only into scf.forall tiles: its result is the shared output.
+      bool accumulator = edge.intoInit;
+      if (accumulator)
+        hosts.clear();
+      if (space.indexOf(parallel))
+        hosts.push_back(parallel);
+      if (hosts.empty())
         continue;
       std::string name = llvm::formatv("fuse.{0}.{1}", p.name, c.name);
       Parameter fuse = Parameter::boolean(name);
@@ -425,27 +468,18 @@ private:
       fuse.attributes["consumer"] = c.name;
       if (auto err = space.addParameter(std::move(fuse)))
         return err;
-      if (auto err = space.addConstraint(
-              llvm::formatv("!{0} || {1}", name, llvm::join(tiled, " || "))
-                  .str()))
-        return err;
-      if (accumulator)
-        accumulatorFusions.push_back({name, consumer});
+      fusions.push_back({name, consumer, accumulator, llvm::join(hosts, " || ")});
       byProducer[producer].push_back(name);
     }
-    // ... unless the consumer is itself fused into its own consumer's tile
-    // loops: then the producer's result is no loop's init any more.
-    for (auto &[name, consumer] : accumulatorFusions) {
-      std::vector<std::string> alternatives = {
-          tree.nests[consumer].name + ".parallel"};
-      auto outgoing = byProducer.find(consumer);
+    for (const Fusion &fusion : fusions) {
+      // ... or the consumer is itself fused into its own consumer's tile
+      // loops, which then host the producer too.
+      std::string rule = fusion.hosts;
+      auto outgoing = byProducer.find(fusion.consumer);
       if (outgoing != byProducer.end())
-        alternatives.insert(alternatives.end(), outgoing->second.begin(),
-                            outgoing->second.end());
+        rule += " || " + llvm::join(outgoing->second, " || ");
       if (auto err = space.addConstraint(
-              llvm::formatv("!{0} || {1}", name,
-                            llvm::join(alternatives, " || "))
-                  .str()))
+              llvm::formatv("!{0} || {1}", fusion.name, rule).str()))
         return err;
     }
     // A producer is fused into at most one consumer.

@@ -1,11 +1,18 @@
 // An affine matmul nest: interchanged (i, k, j), tiled (k left untiled),
 // the innermost loop unrolled and the outermost run in parallel, through the
 // tuner's transform ops. Stock mlir-opt replays the schedule with the plugin.
-// RUN: tuner-opt %s --tuner-apply="config=%S/Inputs/affine.json schedule-output=%t.schedule.mlir" > %t.tuned.mlir
+// The generated space does not offer unrolling and parallelizing an affine
+// nest together (the unrolled copies can hide that the outer loop is
+// parallel from the dependence check); here it applies, through a saved
+// space without that rule.
+// RUN: not tuner-opt %s --tuner-apply="config=%S/Inputs/affine.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=RULE
+// RUN: tuner-opt %s --tuner-apply="config=%S/Inputs/affine.json space=%S/Inputs/affine-space.json schedule-output=%t.schedule.mlir" > %t.tuned.mlir
 // RUN: FileCheck %s --check-prefix=IR < %t.tuned.mlir
 // RUN: FileCheck %s --check-prefix=SCRIPT < %t.schedule.mlir
 // RUN: %mlir_opt %s --load-dialect-plugin=%tuner_plugin --transform-preload-library=transform-library-paths=%t.schedule.mlir --transform-interpreter > %t.replayed.mlir
 // RUN: diff %t.tuned.mlir %t.replayed.mlir
+
+// RULE: constraint '!nest_0.parallel || nest_0.unroll == 1' is violated
 
 // SCRIPT:      %nest_0 = transform.tuner.affine_nest %func index = 0
 // SCRIPT-NEXT: // nest_0: tile [8, 4, 0], order [0, 2, 1], unroll 2, parallel

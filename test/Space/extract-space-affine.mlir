@@ -7,7 +7,9 @@
 // hoist a tile loop above the time loop. Only the outermost loop may be
 // strip-mined, and only while it stays outermost; i and j may be swapped.
 // SEIDEL:      "constraints": [
-// SEIDEL-NEXT:   "nest_0.tile.l0 == 4 || nest_0.order[0] == 0"
+// SEIDEL-NEXT:   "nest_0.tile.l0 == 4 || nest_0.order[0] == 0",
+// Affine unrolling needs as many iterations in whatever loop is innermost.
+// SEIDEL-NEXT:   "nest_0.unroll <= min(nest_0.tile.l0, 62)"
 // SEIDEL-NEXT: ],
 // SEIDEL:        "name": "nest_0.tile.l0",
 // SEIDEL-NOT:    "name": "nest_0.tile.l1",

@@ -24,7 +24,6 @@ func.func @matmul(%A: tensor<64x32xf32>, %B: tensor<32x16xf32>) -> tensor<64x16x
 // 16 zmm registers hold the accumulators: 32 registers x 16 f32 lanes.
 // CHECK-DAG:    "!matmul_1.vectorize || (min(matmul_1.tile.l0, matmul_1.rtile.l0) * min(matmul_1.tile.l1, matmul_1.rtile.l1) <= 512 && min(matmul_1.tile.l0, matmul_1.rtile.l0) * min(matmul_1.tile.l1, matmul_1.rtile.l1) * min(matmul_1.tile.l2, matmul_1.rtile.l2) <= 2048)",
 // CHECK-DAG:    "!matmul_1.parallel || matmul_1.tile.l0 < 64 || matmul_1.tile.l1 < 16",
-// CHECK-DAG:    "!fuse.fill_0.matmul_1 || matmul_1.tile.l0 < 64 || matmul_1.tile.l1 < 16 || matmul_1.tile.l2 < 32",
 // The fill is the matmul's accumulator: it fuses into parallel tiles only.
 // CHECK-DAG:    "!fuse.fill_0.matmul_1 || matmul_1.parallel"
 // CHECK:      "parameters": [

@@ -2,7 +2,10 @@
 //
 //   tuner-gen -o DIR --programs N --configs-per-program M --seed S
 //             [--shard K/N] [--flavour linalg|affine|both] [--repetitions R]
-//             [--jobs J] [--timeout T] [--max-elements E] [--max-work W]
+//             [--min-time S] [--jobs J] [--timeout T] [--max-baseline S]
+//             [--max-elements E] [--max-work W] [--max-computations C]
+//   tuner-gen --print-only --programs N --seed S [...]  the programs' MLIR
+//   tuner-gen --summarize -o DIR                       what DIR holds
 //
 // For each program index i of its shard (i % N == K): generates program i
 // from (seed, i), builds its ProgramTree and Space, samples M distinct
@@ -14,7 +17,10 @@
 // Rerunning the same command resumes: (program, config) pairs already in
 // the shard's files are not measured again. Shards write disjoint files, so
 // N processes (a Slurm job array, GNU parallel) fill one folder, or folders
-// that are merged by copying their files together.
+// that are merged by copying their files together. Programs whose baseline
+// cannot be measured (or is slower than --max-baseline) are skipped with a
+// warning; a generated program that does not verify is a generator bug:
+// skipped too, and the exit status is 1.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +40,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
@@ -51,8 +58,7 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory category("tuner-gen options");
 static cl::opt<std::string> outputDir("o", cl::desc("Dataset folder"),
-                                      cl::value_desc("dir"),
-                                      cl::cat(category));
+                                      cl::value_desc("dir"), cl::cat(category));
 static cl::opt<unsigned> numPrograms("programs",
                                      cl::desc("Programs in the whole run "
                                               "(over all shards)"),
@@ -94,14 +100,22 @@ static cl::opt<int64_t>
                 cl::cat(category));
 static cl::opt<int64_t>
     maxWork("max-work",
-            cl::desc("Loop iterations of a whole program (default: 32 x "
+            cl::desc("Loop iterations of a whole program (default: 16 x "
                      "max-elements)"),
             cl::init(0), cl::cat(category));
-static cl::opt<unsigned>
-    maxComputations("max-computations",
-                    cl::desc("Computations per program (1 to 8)"),
-                    cl::init(gen::GeneratorOptions().maxComputations),
-                    cl::cat(category));
+static cl::opt<unsigned> maxComputations(
+    "max-computations", cl::desc("Computations per program (1 to 8)"),
+    cl::init(gen::GeneratorOptions().maxComputations), cl::cat(category));
+static cl::opt<double>
+    maxBaseline("max-baseline",
+                cl::desc("Skip programs whose untransformed run takes longer "
+                         "(seconds)"),
+                cl::init(0.2), cl::cat(category));
+static cl::opt<bool>
+    summarize("summarize",
+              cl::desc("Read the dataset folder given with -o "
+                       "(every shard) and print what it holds"),
+              cl::init(false), cl::cat(category));
 static cl::opt<bool> printOnly("print-only",
                                cl::desc("Print the shard's programs (MLIR, "
                                         "split by '// -----') and stop"),
@@ -196,15 +210,16 @@ private:
 /// One run of the generator over a shard.
 class Generation {
 public:
-  Generation(MLIRContext &context, gen::GeneratorOptions generatorOptions,
+  Generation(MLIRContext &context, const DialectRegistry &registry,
+             gen::GeneratorOptions generatorOptions,
              MeasureOptions measureOptions, unsigned shardIndex,
              unsigned shardCount, std::optional<gen::Flavour> flavour)
-      : context(context), generatorOptions(generatorOptions),
-        measureOptions(measureOptions), shardIndex(shardIndex),
-        shardCount(shardCount), flavour(flavour), host(Target::host()),
-        fingerprint(host.fingerprint()) {
-    batchSize = llvm::hardware_concurrency(measureOptions.jobs)
-                    .compute_thread_count();
+      : context(context), registry(registry),
+        generatorOptions(generatorOptions), measureOptions(measureOptions),
+        shardIndex(shardIndex), shardCount(shardCount), flavour(flavour),
+        host(Target::host()), fingerprint(host.fingerprint()) {
+    batchSize =
+        llvm::hardware_concurrency(measureOptions.jobs).compute_thread_count();
   }
 
   /// Reads what the shard's files already hold.
@@ -226,15 +241,25 @@ private:
         << "s" << seed.getValue() << "-p" << llvm::format("%06u", index);
     return id;
   }
-  /// The module transformed by `config`, or null with the reason.
-  OwningOpRef<ModuleOp> apply(ModuleOp module, const ProgramTree &tree,
-                              const Space &space, const Config &config,
-                              std::string &message);
+  /// A candidate: the program transformed by a config, in a context of its
+  /// own (see apply).
+  struct Candidate {
+    std::unique_ptr<MLIRContext> context;
+    OwningOpRef<ModuleOp> module;
+  };
+  /// Parses `program` in a fresh context and applies `config` to it, both
+  /// under crash recovery: a schedule that crashes the transform
+  /// interpreter is a failed candidate (its context is abandoned), not a
+  /// failed run. Returns false with the reason on failure.
+  bool apply(llvm::StringRef program, const ProgramTree &tree,
+             const Space &space, const Config &config, Candidate &candidate,
+             std::string &message);
   llvm::Error record(DatasetWriter &writer, const std::string &id,
                      const Space &space, const Config &config,
                      const Measurement &measurement);
 
   MLIRContext &context;
+  const DialectRegistry &registry;
   gen::GeneratorOptions generatorOptions;
   MeasureOptions measureOptions;
   unsigned shardIndex, shardCount;
@@ -256,9 +281,8 @@ private:
 llvm::Error Generation::resume(llvm::StringRef folder, llvm::StringRef suffix) {
   llvm::Expected<Dataset> existing = Dataset::readShard(folder, suffix);
   if (!existing)
-    return llvm::createStringError(
-        "cannot resume from the shard's files: " +
-        llvm::toString(existing.takeError()));
+    return llvm::createStringError("cannot resume from the shard's files: " +
+                                   llvm::toString(existing.takeError()));
   for (const std::string &warning : existing->warnings)
     warn(warning);
   for (const ProgramRecord &program : existing->programs)
@@ -274,24 +298,42 @@ llvm::Error Generation::resume(llvm::StringRef folder, llvm::StringRef suffix) {
   return llvm::Error::success();
 }
 
-OwningOpRef<ModuleOp> Generation::apply(ModuleOp module,
-                                        const ProgramTree &tree,
-                                        const Space &space,
-                                        const Config &config,
-                                        std::string &message) {
+bool Generation::apply(llvm::StringRef program, const ProgramTree &tree,
+                       const Space &space, const Config &config,
+                       Candidate &candidate, std::string &message) {
   llvm::Expected<std::string> script =
       buildTransformScript(tree, space, config);
   if (!script) {
     message = llvm::toString(script.takeError());
-    return nullptr;
+    return false;
   }
-  OwningOpRef<ModuleOp> copy = module.clone();
-  DiagnosticCapture capture(context);
-  if (failed(applyTransformScript(*copy, *script))) {
-    message = capture.text;
-    return nullptr;
+  candidate.context =
+      std::make_unique<MLIRContext>(registry, MLIRContext::Threading::DISABLED);
+  bool applied = false;
+  llvm::CrashRecoveryContext recovery;
+  bool finished = recovery.RunSafely([&] {
+    DiagnosticCapture capture(*candidate.context);
+    llvm::Expected<OwningOpRef<ModuleOp>> module =
+        gen::parseProgram(*candidate.context, program);
+    if (!module) {
+      message = llvm::toString(module.takeError());
+      return;
+    }
+    if (failed(applyTransformScript(**module, *script))) {
+      message = capture.text;
+      return;
+    }
+    candidate.module = std::move(*module);
+    applied = true;
+  });
+  if (!finished) {
+    // The crash may have left the context in any state: never touch it
+    // again, not even to destroy it.
+    (void)candidate.context.release();
+    message = "the transform interpreter crashed on this schedule";
+    return false;
   }
-  return copy;
+  return applied;
 }
 
 llvm::Error Generation::record(DatasetWriter &writer, const std::string &id,
@@ -322,9 +364,8 @@ llvm::Error Generation::runProgram(unsigned index, DatasetWriter &writer,
     return llvm::Error::success();
   };
 
-  llvm::Expected<gen::GeneratedProgram> program =
-      gen::generateProgram(programSeed, flavourFor(flavour, programSeed),
-                           generatorOptions);
+  llvm::Expected<gen::GeneratedProgram> program = gen::generateProgram(
+      programSeed, flavourFor(flavour, programSeed), generatorOptions);
   if (!program) {
     ++generatorBugs;
     return skip(llvm::toString(program.takeError()));
@@ -343,8 +384,11 @@ llvm::Error Generation::runProgram(unsigned index, DatasetWriter &writer,
     ++generatorBugs;
     return skip(llvm::toString(module.takeError()));
   }
-  auto func = (**module).lookupSymbol<func::FuncOp>(
-      program->spec.functionName);
+  auto func = (**module).lookupSymbol<func::FuncOp>(program->spec.functionName);
+  if (!func) {
+    ++generatorBugs;
+    return skip("generator bug: no function @" + program->spec.functionName);
+  }
   FailureOr<ProgramTree> tree;
   {
     DiagnosticCapture capture(context);
@@ -381,14 +425,23 @@ llvm::Error Generation::runProgram(unsigned index, DatasetWriter &writer,
   if (!measurer)
     return skip("its baseline cannot be measured: " +
                 llvm::toString(measurer.takeError()));
+  double baseline = (*measurer)->baseline().medianSeconds;
+  if (baseline > maxBaseline)
+    return skip("its untransformed run takes " + formatTime(baseline) +
+                ", more than --max-baseline");
   if (recorded == recordedPrograms.end()) {
     ProgramRecord record;
     record.id = id;
     record.tree = *tree;
     record.space = *space;
     record.mlir = program->mlir;
-    record.generator = program->describe();
-    record.baselineSeconds = (*measurer)->baseline().medianSeconds;
+    record.generator = llvm::formatv(
+        "{0} (tuner-gen --seed {1}, program {2}, --max-elements {3} "
+        "--max-work {4} --max-computations {5})",
+        program->describe(), seed.getValue(), index,
+        generatorOptions.maxElements, generatorOptions.maxWork,
+        generatorOptions.maxComputations);
+    record.baselineSeconds = baseline;
     record.target = fingerprint;
     if (llvm::Error error = writer.add(record))
       return error;
@@ -398,14 +451,13 @@ llvm::Error Generation::runProgram(unsigned index, DatasetWriter &writer,
   std::map<std::string, unsigned> counts;
   for (size_t first = 0; first < todo.size(); first += batchSize) {
     size_t last = std::min(todo.size(), first + batchSize);
-    std::vector<OwningOpRef<ModuleOp>> candidates;
+    std::vector<Candidate> candidates(last - first);
     std::vector<ModuleOp> modules;
     std::vector<size_t> measured;
     for (size_t i = first; i < last; ++i) {
       std::string message;
-      OwningOpRef<ModuleOp> candidate =
-          apply(**module, *tree, *space, todo[i], message);
-      if (!candidate) {
+      Candidate &candidate = candidates[i - first];
+      if (!apply(program->mlir, *tree, *space, todo[i], candidate, message)) {
         ++counts["apply_failed"];
         if (llvm::Error error =
                 record(writer, id, *space, todo[i],
@@ -413,29 +465,27 @@ llvm::Error Generation::runProgram(unsigned index, DatasetWriter &writer,
           return error;
         continue;
       }
-      modules.push_back(*candidate);
-      candidates.push_back(std::move(candidate));
+      modules.push_back(*candidate.module);
       measured.push_back(i);
     }
     std::vector<Measurement> results = (*measurer)->measureAll(modules);
     for (auto [i, measurement] : llvm::zip(measured, results)) {
       ++counts[statusName(measurement.status).str()];
-      if (llvm::Error error =
-              record(writer, id, *space, todo[i], measurement))
+      if (llvm::Error error = record(writer, id, *space, todo[i], measurement))
         return error;
     }
   }
   ++programsMeasured;
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   std::vector<std::string> parts;
   for (const auto &[status, count] : counts)
     parts.push_back(llvm::formatv("{0} {1}", count, status));
   llvm::errs() << llvm::formatv(
-      "  baseline {0}, {1} new samples ({2}) in {3}\n",
-      formatTime((*measurer)->baseline().medianSeconds), todo.size(),
-      parts.empty() ? "none" : llvm::join(parts, ", "), formatTime(seconds));
+      "  baseline {0}, {1} new samples ({2}) in {3}\n", formatTime(baseline),
+      todo.size(), parts.empty() ? "none" : llvm::join(parts, ", "),
+      formatTime(seconds));
   return llvm::Error::success();
 }
 
@@ -464,6 +514,36 @@ void Generation::printSummary(double seconds) const {
 
 } // namespace
 
+/// --summarize: what a dataset folder holds, over all its shards.
+int printStats() {
+  llvm::Expected<Dataset> dataset = Dataset::read(outputDir);
+  if (!dataset)
+    return fail(llvm::toString(dataset.takeError()));
+  for (const std::string &warning : dataset->warnings)
+    warn(warning);
+  std::map<std::string, unsigned> statuses;
+  std::map<std::string, unsigned> perProgram;
+  for (const SampleRecord &sample : dataset->samples) {
+    ++statuses[sample.status];
+    ++perProgram[sample.programId];
+  }
+  std::vector<std::string> parts;
+  for (const auto &[status, count] : statuses)
+    parts.push_back(llvm::formatv("{0} {1}", count, status));
+  unsigned fewest = dataset->samples.empty() ? 0 : ~0u, most = 0;
+  for (const ProgramRecord &program : dataset->programs) {
+    unsigned count = perProgram[program.id];
+    fewest = std::min(fewest, count);
+    most = std::max(most, count);
+  }
+  llvm::outs() << llvm::formatv(
+      "{0}: {1} programs, {2} samples ({3}), {4} to {5} samples per "
+      "program\n",
+      outputDir, dataset->programs.size(), dataset->samples.size(),
+      parts.empty() ? "none" : llvm::join(parts, ", "), fewest, most);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
@@ -471,6 +551,11 @@ int main(int argc, char **argv) {
       argc, argv,
       "tuner-gen: random programs x random schedules -> measured dataset\n");
 
+  if (summarize) {
+    if (outputDir.empty())
+      return fail("--summarize reads the dataset folder given with -o DIR");
+    return printStats();
+  }
   if (numPrograms == 0)
     return fail("--programs must be at least 1");
   std::optional<std::pair<unsigned, unsigned>> shard = parseShard(shardSpec);
@@ -487,7 +572,7 @@ int main(int argc, char **argv) {
   }
   gen::GeneratorOptions generatorOptions;
   generatorOptions.maxElements = maxElements;
-  generatorOptions.maxWork = maxWork ? int64_t(maxWork) : 32 * maxElements;
+  generatorOptions.maxWork = maxWork ? int64_t(maxWork) : 16 * maxElements;
   generatorOptions.maxComputations = maxComputations;
   if (llvm::Error error = generatorOptions.check())
     return fail(llvm::toString(std::move(error)));
@@ -504,8 +589,7 @@ int main(int argc, char **argv) {
       if (!first)
         llvm::outs() << "// -----\n";
       first = false;
-      llvm::outs() << "// program " << i << ": " << program->describe()
-                   << "\n"
+      llvm::outs() << "// program " << i << ": " << program->describe() << "\n"
                    << program->mlir;
     }
     return 0;
@@ -523,6 +607,8 @@ int main(int argc, char **argv) {
     return fail("--timeout must be positive");
   if (!(minTime > 0))
     return fail("--min-time must be positive");
+  if (!(maxBaseline > 0))
+    return fail("--max-baseline must be positive");
 
   MeasureOptions measureOptions;
   measureOptions.repetitions = repetitions;
@@ -532,15 +618,16 @@ int main(int argc, char **argv) {
 
   std::string suffix =
       llvm::formatv("-s{0}-of-{1}", shardIndex, shardCount).str();
-  llvm::Expected<DatasetWriter> writer =
-      DatasetWriter::open(outputDir, suffix);
+  llvm::Expected<DatasetWriter> writer = DatasetWriter::open(outputDir, suffix);
   if (!writer)
     return fail(llvm::toString(writer.takeError()));
 
   DialectRegistry registry;
   registerScheduleDialects(registry);
   context.appendDialectRegistry(registry);
-  Generation generation(context, generatorOptions, measureOptions,
+  // Lets apply() survive a crash of the transform interpreter.
+  llvm::CrashRecoveryContext::Enable();
+  Generation generation(context, registry, generatorOptions, measureOptions,
                         shardIndex, shardCount, flavour);
   if (llvm::Error error = generation.resume(outputDir, suffix))
     return fail(llvm::toString(std::move(error)));

@@ -87,10 +87,9 @@ trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
 
 /// The model's predictions of the "ok" samples of `programs` of `dataset`
 /// (every program when empty), with metrics.
-llvm::Expected<Evaluation> evaluateCostModel(const CostModel &model,
-                                             const Dataset &dataset,
-                                             llvm::ArrayRef<std::string>
-                                                 programs);
+llvm::Expected<Evaluation>
+evaluateCostModel(const CostModel &model, const Dataset &dataset,
+                  llvm::ArrayRef<std::string> programs);
 
 } // namespace tuner
 

@@ -45,10 +45,10 @@ std::optional<Flavour> parseFlavour(llvm::StringRef name);
 
 struct GeneratorOptions {
   /// Elements of the largest tensor (at least 64).
-  int64_t maxElements = int64_t(1) << 20;
+  int64_t maxElements = int64_t(1) << 23;
   /// Loop iterations of the whole program, summed over computations (at
   /// least maxElements): bounds its untransformed run time.
-  int64_t maxWork = int64_t(1) << 25;
+  int64_t maxWork = int64_t(1) << 27;
   /// Computations per program: uniform in [1, maxComputations] (at most 8).
   unsigned maxComputations = 4;
 

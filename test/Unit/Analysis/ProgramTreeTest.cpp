@@ -410,8 +410,9 @@ TEST(ProgramTreeTest, FromJSONErrorsNameTheField) {
 
   EXPECT_NE(fromJSONError(llvm::json::Array{}).find("expected object"),
             std::string::npos);
-  std::string missing = fromJSONError(edited(
-      [&](llvm::json::Object &root) { element(root, "loops", 1).erase("extent"); }));
+  std::string missing = fromJSONError(edited([&](llvm::json::Object &root) {
+    element(root, "loops", 1).erase("extent");
+  }));
   EXPECT_NE(missing.find("missing value"), std::string::npos) << missing;
   EXPECT_NE(missing.find("loops[1].extent"), std::string::npos) << missing;
 
@@ -433,16 +434,15 @@ TEST(ProgramTreeTest, FromJSONErrorsNameTheField) {
   EXPECT_NE(source.find("nests[1].source"), std::string::npos) << source;
 
   std::string kind = fromJSONError(edited([&](llvm::json::Object &root) {
-    auto &child = *(*element(root, "loops", 0).getArray("children"))[0]
-                       .getAsObject();
+    auto &child =
+        *(*element(root, "loops", 0).getArray("children"))[0].getAsObject();
     child["kind"] = "statement";
   }));
   EXPECT_NE(kind.find("loops[0].children[0].kind"), std::string::npos) << kind;
 
   std::string matrix = fromJSONError(edited([&](llvm::json::Object &root) {
-    auto &access =
-        *(*element(root, "computations", 1).getArray("accesses"))[1]
-             .getAsObject();
+    auto &access = *(*element(root, "computations", 1).getArray("accesses"))[1]
+                        .getAsObject();
     access["matrix"] = llvm::json::Array{llvm::json::Array{1, "x"}};
   }));
   EXPECT_NE(matrix.find("computations[1].accesses[1].matrix[0][1]"),
@@ -450,8 +450,10 @@ TEST(ProgramTreeTest, FromJSONErrorsNameTheField) {
       << matrix;
 
   // Well-typed but inconsistent: a loop whose parent does not list it.
-  std::string inconsistent = fromJSONError(edited(
-      [&](llvm::json::Object &root) { element(root, "loops", 1)["parentId"] = 2; }));
+  std::string inconsistent =
+      fromJSONError(edited([&](llvm::json::Object &root) {
+        element(root, "loops", 1)["parentId"] = 2;
+      }));
   EXPECT_NE(inconsistent.find("inconsistent program tree"), std::string::npos)
       << inconsistent;
 }

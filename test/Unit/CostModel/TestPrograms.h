@@ -4,6 +4,7 @@
 #define TUNER_TEST_UNIT_COSTMODEL_TESTPROGRAMS_H
 
 #include "tuner/Analysis/ProgramTree.h"
+#include "tuner/CostModel/Dataset.h"
 #include "tuner/Space/Space.h"
 #include "tuner/Space/SpaceBuilder.h"
 #include "tuner/Target/Target.h"
@@ -12,7 +13,9 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
 #include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -139,8 +142,7 @@ inline ProgramTree elementwise(int64_t m, int64_t n) {
   ops.add = 1;
   ops.other = 1;
   b.nest("relu", {m, n}, {false, false}, out,
-         {TreeBuilder::access(in, {0, 1}, 2),
-          TreeBuilder::access(bias, {1}, 2),
+         {TreeBuilder::access(in, {0, 1}, 2), TreeBuilder::access(bias, {1}, 2),
           TreeBuilder::access(out, {0, 1}, 2, true)},
          ops);
   return b.tree;
@@ -179,6 +181,67 @@ inline ParamValue integer(int64_t v) { return ParamValue::integer(v); }
 inline ParamValue boolean(bool v) { return ParamValue::boolean(v); }
 inline ParamValue order(std::vector<int64_t> v) {
   return ParamValue::permutation(std::move(v));
+}
+
+/// Random configs of `space` that vary its tile sizes (the rest default),
+/// keeping those in the space.
+inline std::vector<Config> randomTilings(const Space &space, unsigned count,
+                                         std::mt19937_64 &rng) {
+  std::vector<Config> configs;
+  for (unsigned attempt = 0; configs.size() < count && attempt < 20 * count;
+       ++attempt) {
+    Config config = space.defaultConfig();
+    for (size_t i = 0; i < space.size(); ++i) {
+      const Parameter &p = space[i];
+      if (p.attributes.count("role") && p.attributes.at("role") == "tile")
+        config[i] = p.values[rng() % p.values.size()];
+    }
+    if (llvm::Error err = space.check(config))
+      llvm::consumeError(std::move(err));
+    else
+      configs.push_back(config);
+  }
+  return configs;
+}
+
+/// A dataset of `programs` programs (matmuls and elementwise ops of several
+/// sizes) with `samples` random tilings each, labeled by a smooth function
+/// of the tile sizes.
+inline Dataset syntheticDataset(unsigned programs, unsigned samples,
+                                uint64_t seed) {
+  Dataset dataset;
+  std::mt19937_64 rng(seed);
+  for (unsigned p = 0; p < programs; ++p) {
+    ProgramRecord program;
+    program.id = "p" + std::to_string(p);
+    int64_t size = int64_t(8) << (p % 3);
+    program.tree =
+        p % 2 ? elementwise(size, 2 * size) : fillMatmul(size, 2 * size, size);
+    program.space = spaceOf(program.tree);
+    program.generator = "unit test";
+    program.baselineSeconds = 1e-3;
+    program.target = "test-cpu";
+    for (const Config &config : randomTilings(program.space, samples, rng)) {
+      double logSpeedup = 0;
+      for (size_t i = 0; i < program.space.size(); ++i) {
+        const Parameter &param = program.space[i];
+        if (param.attributes.at("role") != "tile")
+          continue;
+        double tile = double(config[i].getInteger());
+        logSpeedup +=
+            0.3 * std::log2(tile) - 0.04 * std::log2(tile) * std::log2(tile);
+      }
+      SampleRecord sample;
+      sample.programId = program.id;
+      sample.config = config;
+      sample.status = "ok";
+      sample.speedup = std::exp(logSpeedup);
+      sample.medianSeconds = program.baselineSeconds / sample.speedup;
+      dataset.samples.push_back(sample);
+    }
+    dataset.programs.push_back(std::move(program));
+  }
+  return dataset;
 }
 
 } // namespace tuner::test

@@ -98,14 +98,14 @@ TEST(GeneratorTest, EveryPatternAppears) {
     }
   }
   for (Pattern pattern : kAllPatterns)
-    EXPECT_GT(patterns[pattern], 10u) << stringifyPattern(pattern);
+    EXPECT_GT(patterns[pattern], 10u) << stringifyPattern(pattern).str();
   for (ScalarType type : {ScalarType::F32, ScalarType::F64, ScalarType::I32})
-    EXPECT_GT(types[type], 5u) << stringifyScalarType(type);
+    EXPECT_GT(types[type], 5u) << stringifyScalarType(type).str();
   EXPECT_GT(types[ScalarType::F32], types[ScalarType::F64]);
-  for (NamedOp op : {NamedOp::None, NamedOp::Add, NamedOp::Mul,
-                     NamedOp::Matmul, NamedOp::Matvec, NamedOp::BatchMatmul,
-                     NamedOp::Conv1D, NamedOp::Conv2D})
-    EXPECT_GT(named[op], 0u) << stringifyNamedOp(op);
+  for (NamedOp op : {NamedOp::None, NamedOp::Add, NamedOp::Mul, NamedOp::Matmul,
+                     NamedOp::Matvec, NamedOp::BatchMatmul, NamedOp::Conv1D,
+                     NamedOp::Conv2D})
+    EXPECT_GT(named[op], 0u) << stringifyNamedOp(op).str();
   EXPECT_GT(combiners[Combiner::Add], 0u);
   EXPECT_GT(combiners[Combiner::Max], 0u);
   EXPECT_GT(chains, kSeeds / 2) << "producer/consumer chains are rare";
@@ -145,8 +145,8 @@ TEST_F(GeneratedModulesTest, ManySeedsVerifyAndAnalyze) {
       EXPECT_EQ(func.getFunctionType().getNumResults(),
                 flavour == Flavour::Linalg ? program.spec.numOutputs() : 0u);
       EXPECT_EQ(func.getNumArguments(),
-                program.spec.numInputs() +
-                    (flavour == Flavour::Affine ? program.spec.numOutputs()
+                program.spec.numInputs() + (flavour == Flavour::Affine
+                                                ? program.spec.numOutputs()
                                                 : 0u));
 
       // The tuner can analyze it: one nest per computation (plus fills and
@@ -315,14 +315,12 @@ TEST(GeneratorTest, SpecVerifyCatchesBrokenPrograms) {
                          s.computations[0].body = {s.computations[0].body[1]};
                        }),
                        "operand 0 is not used by the body"));
-  EXPECT_TRUE(contains(broken([](ProgramSpec &s) {
-                         s.computations[0].body[2].lhs = 2;
-                       }),
-                       "uses a node that is not before it"));
-  EXPECT_TRUE(contains(broken([](ProgramSpec &s) {
-                         s.computations[0].namedOp = NamedOp::Add;
-                       }),
-                       "linalg.add does not fit"));
+  EXPECT_TRUE(contains(
+      broken([](ProgramSpec &s) { s.computations[0].body[2].lhs = 2; }),
+      "uses a node that is not before it"));
+  EXPECT_TRUE(contains(
+      broken([](ProgramSpec &s) { s.computations[0].namedOp = NamedOp::Add; }),
+      "linalg.add does not fit"));
   EXPECT_TRUE(contains(broken([](ProgramSpec &s) {
                          s.computations[0].combiner = Combiner::Add;
                        }),
@@ -335,10 +333,9 @@ TEST(GeneratorTest, SpecVerifyCatchesBrokenPrograms) {
                          s.tensors[1].role = TensorSpec::Role::Intermediate;
                        }),
                        "intermediate tensor 1 is never read"));
-  EXPECT_TRUE(contains(broken([](ProgramSpec &s) {
-                         s.computations[0].operands[0].tensor = 1;
-                       }),
-                       "reads tensor 1 before it is computed"));
+  EXPECT_TRUE(contains(
+      broken([](ProgramSpec &s) { s.computations[0].operands[0].tensor = 1; }),
+      "reads tensor 1 before it is computed"));
   EXPECT_TRUE(contains(broken([](ProgramSpec &s) {
                          s.type = ScalarType::I32;
                          s.computations[0].body[1].constant = 0.5;

@@ -1,0 +1,85 @@
+//===- BenchmarkTest.cpp - Prediction throughput (disabled by default) ----===//
+//
+// Run with
+//   CostModelTests --gtest_also_run_disabled_tests --gtest_filter='*Benchmark*'
+// It prints predictions per second of the default network (one core) for
+// 4096 candidate schedules of a 256^3 fill + matmul, with and without
+// feature extraction. Not a timed test: it only reports.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CostModelImpl.h"
+
+#include "TestPrograms.h"
+
+#include "gtest/gtest.h"
+
+#include <chrono>
+
+using namespace tuner;
+using namespace tuner::test;
+
+namespace {
+
+/// Random configs of `space` (every parameter drawn from its domain), kept
+/// when they satisfy the constraints.
+std::vector<Config> randomConfigs(const Space &space, unsigned count,
+                                  uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Config> configs;
+  while (configs.size() < count) {
+    Config config = space.defaultConfig();
+    for (size_t i = 0; i < space.size(); ++i)
+      config[i] = space[i].valueAt(rng() % *space[i].domainSize());
+    if (llvm::Error err = space.check(config))
+      llvm::consumeError(std::move(err));
+    else
+      configs.push_back(config);
+  }
+  return configs;
+}
+
+double seconds(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+TEST(CostModelBenchmark, DISABLED_PredictionsPerSecond) {
+  ProgramTree tree = fillMatmul(256, 256, 256);
+  Space space = spaceOf(tree);
+  std::vector<Config> configs = randomConfigs(space, 4096, 1);
+  auto impl = std::make_shared<CostModel::Impl>(NetworkShape());
+  impl->network.initialize(1);
+  CostModel model(impl);
+
+  llvm::Expected<FeatureExtractor> extractor = FeatureExtractor::create(tree);
+  ASSERT_TRUE(bool(extractor));
+  std::vector<ProgramFeatures> features;
+  for (const Config &config : configs)
+    features.push_back(cantFail(extractor->extract(space, config)));
+  std::set<uint64_t> shapes;
+  for (const ProgramFeatures &f : features)
+    shapes.insert(f.tree.hash());
+
+  // Warm up, then time the best of three.
+  model.predict(features);
+  double network = 1e9, endToEnd = 1e9;
+  for (int round = 0; round < 3; ++round) {
+    auto start = std::chrono::steady_clock::now();
+    std::vector<double> predictions = model.predict(features);
+    network = std::min(network, seconds(start));
+    start = std::chrono::steady_clock::now();
+    llvm::Expected<std::vector<double>> all =
+        model.predict(tree, space, configs);
+    ASSERT_TRUE(bool(all));
+    endToEnd = std::min(endToEnd, seconds(start));
+  }
+  std::printf("%zu candidates in %zu tree shapes, %zu parameters\n",
+              configs.size(), shapes.size(), impl->network.parameterCount());
+  std::printf("network only:          %.0f predictions/s\n",
+              configs.size() / network);
+  std::printf("with feature extraction: %.0f predictions/s\n",
+              configs.size() / endToEnd);
+}
+
+} // namespace

@@ -1,0 +1,70 @@
+//===- MetricsTest.cpp - MAPE, Pearson, Spearman --------------------------===//
+
+#include "tuner/CostModel/Metrics.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+
+using namespace tuner;
+
+namespace {
+
+TEST(MetricsTest, MeanAbsolutePercentageError) {
+  EXPECT_DOUBLE_EQ(meanAbsolutePercentageError({1, 2, 4}, {1.5, 1, 4}),
+                   (0.5 + 0.5 + 0) / 3);
+  EXPECT_TRUE(std::isnan(meanAbsolutePercentageError({}, {})));
+}
+
+TEST(MetricsTest, Pearson) {
+  EXPECT_NEAR(pearsonCorrelation({1, 2, 3, 4}, {2, 4, 6, 8}), 1, 1e-12);
+  EXPECT_NEAR(pearsonCorrelation({1, 2, 3, 4}, {8, 6, 4, 2}), -1, 1e-12);
+  // numpy.corrcoef([1, 2, 3, 4, 5], [2, 1, 4, 3, 7])[0, 1]
+  EXPECT_NEAR(pearsonCorrelation({1, 2, 3, 4, 5}, {2, 1, 4, 3, 7}),
+              0.8241633836921342, 1e-12);
+  // Undefined for a constant side or a single pair.
+  EXPECT_TRUE(std::isnan(pearsonCorrelation({1, 2, 3}, {5, 5, 5})));
+  EXPECT_TRUE(std::isnan(pearsonCorrelation({1}, {1})));
+}
+
+TEST(MetricsTest, SpearmanWithTies) {
+  std::vector<double> r = ranks({10, 20, 10, 30, 20, 20});
+  EXPECT_EQ(r, (std::vector<double>{1.5, 4, 1.5, 6, 4, 4}));
+  // A monotone but nonlinear relation has rank correlation 1.
+  EXPECT_NEAR(spearmanCorrelation({1, 2, 3, 4}, {1, 10, 100, 1000}), 1, 1e-12);
+  // Ranks [1, 2.5, 2.5, 4, 5] and [1, 4, 2.5, 2.5, 5]; numpy.corrcoef of
+  // them gives 0.7631578947368421.
+  EXPECT_NEAR(spearmanCorrelation({1, 2, 2, 3, 4}, {1, 3, 2, 2, 5}),
+              0.7631578947368421, 1e-12);
+}
+
+TEST(MetricsTest, OverallAndPerProgram) {
+  Evaluation e = Evaluation::of(
+      {{"b", 1, 1}, {"a", 1, 2}, {"a", 2, 3}, {"b", 2, 2}, {"a", 4, 4}});
+  EXPECT_EQ(e.overall.count, 5u);
+  EXPECT_DOUBLE_EQ(e.overall.mape, (0 + 1 + 0.5 + 0 + 0) / 5);
+  ASSERT_EQ(e.perProgram.size(), 2u);
+  EXPECT_EQ(e.perProgram[0].first, "a");
+  EXPECT_EQ(e.perProgram[0].second.count, 3u);
+  EXPECT_DOUBLE_EQ(e.perProgram[0].second.mape, 1.5 / 3);
+  EXPECT_DOUBLE_EQ(e.perProgram[0].second.spearman, 1);
+  EXPECT_EQ(e.perProgram[1].first, "b");
+  EXPECT_DOUBLE_EQ(e.perProgram[1].second.mape, 0);
+
+  llvm::json::Value json = e.toJSON(/*withRows=*/true);
+  const llvm::json::Object *object = json.getAsObject();
+  ASSERT_TRUE(object);
+  EXPECT_EQ(object->getArray("rows")->size(), 5u);
+  EXPECT_EQ(object->getObject("programs")->getObject("b")->getInteger("count"),
+            2);
+  // A single-sample program has no correlation: null, not NaN.
+  Evaluation single = Evaluation::of({{"x", 1, 2}});
+  llvm::json::Value singleJSON = single.toJSON(false);
+  EXPECT_TRUE(singleJSON.getAsObject()
+                  ->getObject("overall")
+                  ->get("pearson")
+                  ->getAsNull());
+  EXPECT_FALSE(singleJSON.getAsObject()->get("rows"));
+}
+
+} // namespace

@@ -1,0 +1,237 @@
+//===- ModelFileTest.cpp - Model files and the "no model" answer ----------===//
+
+#include "tuner/CostModel/CostModel.h"
+#include "tuner/CostModel/Training.h"
+
+#include "TestPrograms.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "gtest/gtest.h"
+
+using namespace tuner;
+using namespace tuner::test;
+
+namespace {
+
+class ModelFileTest : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    TrainingOptions options;
+    options.shape.computationLayers = {6};
+    options.shape.embedding = 4;
+    options.shape.mergeLayers = {4};
+    options.shape.regressionLayers = {4};
+    options.epochs = 2;
+    dataset = new Dataset(syntheticDataset(3, 6, 1));
+    llvm::Expected<CostModel> trained = trainCostModel(
+        *dataset, "synthetic", options, [](const EpochReport &) {});
+    ASSERT_TRUE(bool(trained)) << llvm::toString(trained.takeError());
+    model = new CostModel(*trained);
+  }
+  static void TearDownTestSuite() {
+    delete model;
+    delete dataset;
+  }
+
+  void SetUp() override {
+    ASSERT_FALSE(
+        llvm::sys::fs::createUniqueDirectory("costmodel-test", directory));
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(directory); }
+
+  std::string path(llvm::StringRef name) const {
+    llvm::SmallString<128> p(directory);
+    llvm::sys::path::append(p, name);
+    return std::string(p);
+  }
+
+  /// Writes `json` (the model's, edited by `edit`) to `name`.
+  std::string write(llvm::StringRef name,
+                    llvm::function_ref<void(llvm::json::Object &)> edit) {
+    llvm::json::Value json = model->toJSON();
+    edit(*json.getAsObject());
+    std::string file = path(name);
+    std::error_code ec;
+    llvm::raw_fd_ostream os(file, ec);
+    EXPECT_FALSE(ec);
+    os << json;
+    return file;
+  }
+
+  std::string loadError(const std::string &file) {
+    llvm::Expected<CostModel> loaded = CostModel::load(file);
+    if (loaded)
+      return "(loaded)";
+    return llvm::toString(loaded.takeError());
+  }
+
+  static Dataset *dataset;
+  static CostModel *model;
+  llvm::SmallString<128> directory;
+};
+
+Dataset *ModelFileTest::dataset = nullptr;
+CostModel *ModelFileTest::model = nullptr;
+
+TEST_F(ModelFileTest, RoundTripKeepsPredictionsAndDescription) {
+  std::string file = path("model.json");
+  ASSERT_FALSE(bool(model->save(file)));
+  llvm::Expected<CostModel> loaded = CostModel::load(file);
+  ASSERT_TRUE(bool(loaded)) << llvm::toString(loaded.takeError());
+  EXPECT_EQ(loaded->getShape(), model->getShape());
+  EXPECT_EQ(loaded->getTarget(), "test-cpu");
+  EXPECT_EQ(loaded->getDataset().testPrograms,
+            model->getDataset().testPrograms);
+  EXPECT_EQ(loaded->getTraining().epochsRun, 2u);
+
+  const ProgramRecord &program = dataset->programs[0];
+  std::vector<Config> configs;
+  for (const SampleRecord &sample : dataset->samples)
+    if (sample.programId == program.id)
+      configs.push_back(sample.config);
+  llvm::Expected<std::vector<double>> before =
+      model->predict(program.tree, program.space, configs);
+  llvm::Expected<std::vector<double>> after =
+      loaded->predict(program.tree, program.space, configs);
+  ASSERT_TRUE(bool(before) && bool(after));
+  EXPECT_EQ(*before, *after);
+
+  // The file says what it is.
+  llvm::Expected<llvm::json::Value> json = readJSONFile(file);
+  ASSERT_TRUE(bool(json));
+  const llvm::json::Object &object = *json->getAsObject();
+  EXPECT_EQ(object.getString("format"), "tuner-cost-model");
+  EXPECT_EQ(object.getInteger("version"), 1);
+  EXPECT_EQ(object.getObject("features")->getString("layout"),
+            featureLayoutHash());
+  EXPECT_EQ(object.getObject("features")
+                ->getObject("maxima")
+                ->getInteger("loop_levels"),
+            7);
+  EXPECT_TRUE(object.getObject("training")->getNumber("test_mape") ||
+              object.getObject("training")->get("test_mape")->getAsNull());
+}
+
+TEST_F(ModelFileTest, PredictionsAreBatchedAndOrdered) {
+  const ProgramRecord &program = dataset->programs[0];
+  std::vector<Config> configs;
+  for (const SampleRecord &sample : dataset->samples)
+    if (sample.programId == program.id)
+      configs.push_back(sample.config);
+  ASSERT_GE(configs.size(), 3u);
+  llvm::Expected<std::vector<double>> all =
+      model->predict(program.tree, program.space, configs);
+  ASSERT_TRUE(bool(all)) << llvm::toString(all.takeError());
+  ASSERT_EQ(all->size(), configs.size());
+  for (size_t i = 0; i < configs.size(); ++i) {
+    llvm::Expected<std::vector<double>> one =
+        model->predict(program.tree, program.space, {configs[i]});
+    ASSERT_TRUE(bool(one));
+    EXPECT_NEAR((*one)[0], (*all)[i], 1e-5 * (*all)[i]) << i;
+  }
+  // A config outside the space is an error naming it.
+  Config bad = configs[0];
+  bad[0] = ParamValue::integer(3);
+  llvm::Expected<std::vector<double>> failed =
+      model->predict(program.tree, program.space, {configs[0], bad});
+  ASSERT_FALSE(bool(failed));
+  EXPECT_EQ(llvm::toString(failed.takeError()).rfind("config 1: ", 0), 0u);
+}
+
+TEST_F(ModelFileTest, MissingModelIsNoModel) {
+  llvm::Expected<std::optional<CostModel>> none =
+      CostModel::loadIfExists(path("absent.json"));
+  ASSERT_TRUE(bool(none)) << llvm::toString(none.takeError());
+  EXPECT_FALSE(none->has_value());
+  std::string file = path("model.json");
+  ASSERT_FALSE(bool(model->save(file)));
+  llvm::Expected<std::optional<CostModel>> some = CostModel::loadIfExists(file);
+  ASSERT_TRUE(bool(some));
+  EXPECT_TRUE(some->has_value());
+  // load() insists.
+  EXPECT_NE(loadError(path("absent.json")).find("cannot read"),
+            std::string::npos);
+}
+
+TEST_F(ModelFileTest, TruncatedFile) {
+  std::string file = path("model.json");
+  ASSERT_FALSE(bool(model->save(file)));
+  {
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
+        llvm::MemoryBuffer::getFile(file);
+    ASSERT_TRUE(bool(text));
+    std::string half =
+        (*text)->getBuffer().take_front((*text)->getBufferSize() / 2).str();
+    std::error_code ec;
+    llvm::raw_fd_ostream os(file, ec);
+    ASSERT_FALSE(ec);
+    os << half;
+  }
+  std::string message = loadError(file);
+  EXPECT_NE(message.find("model.json: invalid JSON"), std::string::npos)
+      << message;
+  // A file that exists but is broken is an error for loadIfExists too.
+  llvm::Expected<std::optional<CostModel>> broken =
+      CostModel::loadIfExists(file);
+  ASSERT_FALSE(bool(broken));
+  llvm::consumeError(broken.takeError());
+}
+
+TEST_F(ModelFileTest, WrongVersion) {
+  std::string file =
+      write("v2.json", [](llvm::json::Object &o) { o["version"] = 2; });
+  EXPECT_EQ(loadError(file), file + ": model file version 2 is not supported "
+                                    "(this build reads version 1)");
+}
+
+TEST_F(ModelFileTest, NotAModel) {
+  std::string file =
+      write("other.json", [](llvm::json::Object &o) { o.erase("format"); });
+  EXPECT_EQ(loadError(file), file + ": not a tuner cost model (no \"format\": "
+                                    "\"tuner-cost-model\")");
+}
+
+TEST_F(ModelFileTest, FeatureLayoutMismatch) {
+  std::string file = write("layout.json", [](llvm::json::Object &o) {
+    (*o.getObject("features"))["layout"] = "0123456789abcdef";
+    (*o.getObject("features"))["count"] = 500;
+  });
+  EXPECT_EQ(loadError(file),
+            file +
+                ": the model was trained with feature layout "
+                "0123456789abcdef (500 features per computation) but this "
+                "build uses layout " +
+                featureLayoutHash() + " (" +
+                std::to_string(features::kNumFeatures) +
+                " features): retrain the model with this build's tuner-train");
+}
+
+TEST_F(ModelFileTest, CorruptWeights) {
+  std::string file = write("weights.json", [](llvm::json::Object &o) {
+    llvm::json::Object &first = *(*o.getArray("parameters"))[0].getAsObject();
+    first.getArray("values")->pop_back();
+  });
+  EXPECT_EQ(loadError(file), file +
+                                 ": parameter 'computation.0.weight' is "
+                                 "not a 6x" +
+                                 std::to_string(features::kNumFeatures) +
+                                 " matrix as the shape says");
+  file = write("nan.json", [](llvm::json::Object &o) {
+    llvm::json::Object &last =
+        *(*o.getArray("parameters")).back().getAsObject();
+    (*last.getArray("values"))[0] = "x";
+  });
+  EXPECT_EQ(loadError(file), file + ": parameter 'regression.1.bias': value 0 "
+                                    "is not a finite number");
+  file = write("shape.json", [](llvm::json::Object &o) {
+    (*o.getObject("shape"))["embedding"] = 5;
+  });
+  EXPECT_EQ(loadError(file), file + ": parameter 'computation.1.weight' is "
+                                    "not a 5x6 matrix as the shape says");
+}
+
+} // namespace

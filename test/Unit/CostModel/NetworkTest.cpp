@@ -1,0 +1,164 @@
+//===- NetworkTest.cpp - The tree-LSTM's forward and backward passes ------===//
+//
+// Every gradient of the hand-written backward pass is checked against
+// central finite differences of the loss, in double precision.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Network.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+
+using namespace tuner;
+
+namespace {
+
+using MatrixD = Network<double>::Matrix;
+
+/// A tree with every kind of node: loops with computations only, loops
+/// with child loops only, loops with both, and a body with both.
+FeatureTree mixedTree() {
+  FeatureTree tree;
+  tree.numComputations = 5;
+  auto node = [&](int loopId, std::vector<int> loops, std::vector<int> comps) {
+    FeatureTree::Node n;
+    n.loopId = loopId;
+    n.loops = std::move(loops);
+    n.computations = std::move(comps);
+    tree.nodes.push_back(n);
+  };
+  node(3, {}, {3});      // 0: D
+  node(1, {}, {1});      // 1: B
+  node(0, {1}, {0, 2});  // 2: A, comps 0 and 2 around loop B
+  node(2, {0}, {});      // 3: C, only loop D
+  node(-1, {2, 3}, {4}); // 4: the body
+  return tree;
+}
+
+NetworkShape smallShape(double dropout) {
+  NetworkShape shape;
+  shape.computationLayers = {5};
+  shape.embedding = 3;
+  shape.mergeLayers = {4};
+  shape.regressionLayers = {4, 3};
+  shape.dropout = dropout;
+  return shape;
+}
+
+MatrixD randomInputs(unsigned computations, unsigned batch, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  MatrixD inputs(features::kNumFeatures, computations * batch);
+  for (Eigen::Index i = 0; i < inputs.size(); ++i)
+    inputs.data()[i] = double(rng() % 2001) / 1000.0 - 1.0;
+  return inputs;
+}
+
+void checkGradients(double dropout) {
+  FeatureTree tree = mixedTree();
+  const unsigned batch = 3;
+  Network<double> network(smallShape(dropout));
+  network.initialize(7);
+  MatrixD inputs = randomInputs(tree.numComputations, batch, 11);
+  // Targets far from the predictions (near 1 at initialization), so that
+  // the loss is smooth around the current parameters.
+  MatrixD targets(1, batch);
+  targets << 0.25, 4.0, 9.0;
+  const uint64_t dropoutSeed = 99;
+  auto loss = [&](MatrixD *grad, Network<double>::Tape *tape) {
+    std::mt19937_64 rng(dropoutSeed);
+    MatrixD predictions = network.forward(tree, inputs, batch, tape,
+                                          dropout > 0 ? &rng : nullptr);
+    return mapeLoss<double>(predictions, targets, grad);
+  };
+
+  Network<double>::Tape tape;
+  MatrixD predictionGrad;
+  loss(&predictionGrad, &tape);
+  network.zeroGradients();
+  network.backward(tree, tape, predictionGrad);
+
+  size_t checked = 0;
+  network.forEachParameter([&](const std::string &name, MatrixD &value,
+                               MatrixD &grad) {
+    EXPECT_GT(grad.cwiseAbs().maxCoeff(), 0) << name << " gets no gradient";
+    for (Eigen::Index i = 0; i < value.size(); ++i) {
+      const double h = 1e-6;
+      double saved = value.data()[i];
+      value.data()[i] = saved + h;
+      double up = loss(nullptr, nullptr);
+      value.data()[i] = saved - h;
+      double down = loss(nullptr, nullptr);
+      value.data()[i] = saved;
+      double numeric = (up - down) / (2 * h);
+      double analytic = grad.data()[i];
+      EXPECT_NEAR(analytic, numeric,
+                  1e-7 +
+                      1e-5 * std::max(std::fabs(analytic), std::fabs(numeric)))
+          << name << "[" << i << "]";
+      ++checked;
+    }
+  });
+  EXPECT_EQ(checked, network.parameterCount());
+}
+
+TEST(NetworkTest, EveryGradientMatchesFiniteDifferences) { checkGradients(0); }
+
+TEST(NetworkTest, EveryGradientMatchesFiniteDifferencesWithDropout) {
+  checkGradients(0.3);
+}
+
+TEST(NetworkTest, LossGradient) {
+  MatrixD predictions(1, 3), targets(1, 3), grad;
+  predictions << 1.5, 0.5, 2.0;
+  targets << 1.0, 1.0, 4.0;
+  double loss = mapeLoss<double>(predictions, targets, &grad);
+  EXPECT_DOUBLE_EQ(loss, (0.5 + 0.5 + 0.5) / 3);
+  EXPECT_DOUBLE_EQ(grad(0, 0), 1.0 / 3);
+  EXPECT_DOUBLE_EQ(grad(0, 1), -1.0 / 3);
+  EXPECT_DOUBLE_EQ(grad(0, 2), -1.0 / 12);
+}
+
+TEST(NetworkTest, BatchedForwardEqualsOneSampleAtATime) {
+  FeatureTree tree = mixedTree();
+  const unsigned batch = 4, comps = tree.numComputations;
+  Network<float> network(smallShape(0.2));
+  network.initialize(3);
+  Network<float>::Matrix inputs = randomInputs(comps, batch, 5).cast<float>();
+  Network<float>::Matrix all = network.forward(tree, inputs, batch);
+  ASSERT_EQ(all.cols(), Eigen::Index(batch));
+  for (unsigned b = 0; b < batch; ++b) {
+    Network<float>::Matrix one(inputs.rows(), comps);
+    for (unsigned c = 0; c < comps; ++c)
+      one.col(c) = inputs.col(c * batch + b);
+    Network<float>::Matrix single = network.forward(tree, one, 1);
+    EXPECT_NEAR(single(0, 0), all(0, b), 1e-5f * all(0, b)) << b;
+    EXPECT_GT(all(0, b), 0);
+  }
+  // Samples differ, so do their predictions.
+  EXPECT_NE(all(0, 0), all(0, 1));
+}
+
+TEST(NetworkTest, InitializationIsDeterministic) {
+  Network<float> a(smallShape(0)), b(smallShape(0)), c(smallShape(0));
+  a.initialize(1);
+  b.initialize(1);
+  c.initialize(2);
+  std::vector<Network<float>::Matrix> va, vb, vc;
+  a.forEachParameter([&](const std::string &, const Network<float>::Matrix &m) {
+    va.push_back(m);
+  });
+  b.forEachParameter([&](const std::string &, const Network<float>::Matrix &m) {
+    vb.push_back(m);
+  });
+  c.forEachParameter([&](const std::string &, const Network<float>::Matrix &m) {
+    vc.push_back(m);
+  });
+  ASSERT_EQ(va.size(), vb.size());
+  for (size_t i = 0; i < va.size(); ++i)
+    EXPECT_EQ(va[i], vb[i]);
+  EXPECT_NE(va.front(), vc.front());
+}
+
+} // namespace

@@ -1,0 +1,148 @@
+//===- TrainingTest.cpp - Training on a small synthetic dataset -----------===//
+
+#include "tuner/CostModel/Training.h"
+
+#include "TestPrograms.h"
+
+#include "gtest/gtest.h"
+
+using namespace tuner;
+using namespace tuner::test;
+
+namespace {
+
+TrainingOptions tinyOptions() {
+  TrainingOptions options;
+  options.shape.computationLayers = {12};
+  options.shape.embedding = 8;
+  options.shape.mergeLayers = {8};
+  options.shape.regressionLayers = {8};
+  options.shape.dropout = 0.05;
+  options.epochs = 25;
+  options.batchSize = 8;
+  options.learningRate = 1e-2;
+  options.patience = 25;
+  options.seed = 5;
+  return options;
+}
+
+TEST(TrainingTest, SplitIsByProgramAndDeterministic) {
+  std::vector<std::string> ids;
+  for (int i = 0; i < 10; ++i)
+    ids.push_back("p" + std::to_string(i));
+  llvm::Expected<ProgramSplit> a = splitPrograms(ids, 1);
+  ASSERT_TRUE(bool(a)) << llvm::toString(a.takeError());
+  EXPECT_EQ(a->train.size(), 6u);
+  EXPECT_EQ(a->validation.size(), 2u);
+  EXPECT_EQ(a->test.size(), 2u);
+  std::vector<std::string> all = a->train;
+  all.insert(all.end(), a->validation.begin(), a->validation.end());
+  all.insert(all.end(), a->test.begin(), a->test.end());
+  llvm::sort(all);
+  EXPECT_EQ(all, ids);
+  // Same seed, same split, whatever the input order.
+  std::vector<std::string> reversed(ids.rbegin(), ids.rend());
+  llvm::Expected<ProgramSplit> b = splitPrograms(reversed, 1);
+  ASSERT_TRUE(bool(b));
+  EXPECT_EQ(a->test, b->test);
+  EXPECT_EQ(a->validation, b->validation);
+  // Three programs: one each.
+  llvm::Expected<ProgramSplit> three = splitPrograms({"x", "y", "z"}, 4);
+  ASSERT_TRUE(bool(three));
+  EXPECT_EQ(three->train.size(), 1u);
+  EXPECT_EQ(three->test.size(), 1u);
+  llvm::Expected<ProgramSplit> two = splitPrograms({"x", "y"}, 4);
+  ASSERT_FALSE(bool(two));
+  EXPECT_EQ(llvm::toString(two.takeError()),
+            "2 program(s) with measured speedups; training needs at least 3, "
+            "as programs are split into training, validation and test sets");
+}
+
+TEST(TrainingTest, LearnsAndIsDeterministic) {
+  Dataset dataset = syntheticDataset(6, 24, 3);
+  // Failures are kept out of training.
+  SampleRecord failed = dataset.samples.front();
+  failed.status = "timeout";
+  failed.speedup = 0;
+  dataset.samples.push_back(failed);
+
+  std::vector<EpochReport> reports;
+  llvm::Expected<CostModel> model =
+      trainCostModel(dataset, "synthetic", tinyOptions(),
+                     [&](const EpochReport &r) { reports.push_back(r); });
+  ASSERT_TRUE(bool(model)) << llvm::toString(model.takeError());
+  ASSERT_EQ(reports.size(), 25u);
+  EXPECT_EQ(reports.front().epoch, 1u);
+  // The model learns: training error falls well below where it starts.
+  EXPECT_LT(reports.back().trainMAPE, 0.7 * reports.front().trainMAPE);
+  const TrainingSummary &training = model->getTraining();
+  EXPECT_EQ(training.epochsRun, 25u);
+  EXPECT_GE(training.bestEpoch, 1u);
+  EXPECT_DOUBLE_EQ(training.validationMAPE,
+                   reports[training.bestEpoch - 1].validationMAPE);
+  EXPECT_TRUE(reports[training.bestEpoch - 1].best);
+  EXPECT_EQ(model->getTarget(), "test-cpu");
+  const DatasetSummary &summary = model->getDataset();
+  EXPECT_EQ(summary.programs, 6u);
+  EXPECT_EQ(summary.skippedSamples, 1u);
+  EXPECT_EQ(summary.trainPrograms.size() + summary.validationPrograms.size() +
+                summary.testPrograms.size(),
+            6u);
+  // The one-cycle schedule ends far below its peak.
+  EXPECT_LT(reports.back().learningRate, 1e-4);
+
+  // Same seed, same model.
+  std::vector<EpochReport> again;
+  llvm::Expected<CostModel> second =
+      trainCostModel(dataset, "synthetic", tinyOptions(),
+                     [&](const EpochReport &r) { again.push_back(r); });
+  ASSERT_TRUE(bool(second));
+  for (size_t i = 0; i < reports.size(); ++i)
+    EXPECT_EQ(reports[i].validationMAPE, again[i].validationMAPE) << i;
+  EXPECT_EQ(*model->toJSON().getAsObject()->get("parameters"),
+            *second->toJSON().getAsObject()->get("parameters"));
+
+  // The evaluation of the test programs matches what training reported.
+  llvm::Expected<Evaluation> evaluation =
+      evaluateCostModel(*model, dataset, summary.testPrograms);
+  ASSERT_TRUE(bool(evaluation)) << llvm::toString(evaluation.takeError());
+  EXPECT_NEAR(evaluation->overall.mape, training.testMAPE, 1e-6);
+  EXPECT_EQ(evaluation->perProgram.size(), summary.testPrograms.size());
+}
+
+TEST(TrainingTest, EarlyStoppingAndBadOptions) {
+  Dataset dataset = syntheticDataset(4, 8, 9);
+  TrainingOptions options = tinyOptions();
+  options.epochs = 40;
+  options.patience = 3;
+  // Steps far below float resolution: the validation MAPE never improves
+  // after the first epoch, so training stops `patience` epochs later.
+  options.learningRate = 1e-12;
+  std::vector<EpochReport> reports;
+  llvm::Expected<CostModel> model =
+      trainCostModel(dataset, "d", options,
+                     [&](const EpochReport &r) { reports.push_back(r); });
+  ASSERT_TRUE(bool(model)) << llvm::toString(model.takeError());
+  EXPECT_EQ(reports.size(), 4u);
+  EXPECT_EQ(model->getTraining().epochsRun, 4u);
+  EXPECT_EQ(model->getTraining().bestEpoch, 1u);
+  EXPECT_EQ(model->getTraining().maxEpochs, 40u);
+
+  options = tinyOptions();
+  options.batchSize = 0;
+  model = trainCostModel(dataset, "d", options, [](const EpochReport &) {});
+  ASSERT_FALSE(bool(model));
+  EXPECT_EQ(llvm::toString(model.takeError()),
+            "the batch size must be positive");
+
+  Dataset mixed = syntheticDataset(4, 4, 9);
+  mixed.programs[1].target = "other-cpu";
+  model = trainCostModel(mixed, "d", tinyOptions(), [](const EpochReport &) {});
+  ASSERT_FALSE(bool(model));
+  EXPECT_NE(llvm::toString(model.takeError())
+                .find("mixes measurements of 2 "
+                      "machines"),
+            std::string::npos);
+}
+
+} // namespace

@@ -1,0 +1,375 @@
+//===- tuner-train.cpp - Train and evaluate the cost model ----------------===//
+//
+//   tuner-train DATASET -o MODEL [--seed S] [--epochs N] [--hidden 160,96]
+//               [--embedding E] [--merge-hidden ...] [--regression-hidden ...]
+//               [--dropout P] [--batch B] [--lr R] [--weight-decay W]
+//               [--patience P]
+//       trains a model on a dataset folder, printing each epoch's training
+//       and validation MAPE, and writes the model file;
+//   tuner-train --evaluate --model MODEL DATASET [--all] [--json FILE]
+//       reports MAPE, Pearson and Spearman overall and per program on the
+//       model's held-out test programs (every program with --all); --json
+//       writes the metrics and the (program, measured, predicted) rows;
+//   tuner-train --list-features
+//       documents the computation vector (from Features.def);
+//   tuner-train --dump-features FILE DATASET
+//       writes the computation vectors of the dataset's measured schedules
+//       as CSV, one column per feature.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tuner/CostModel/CostModel.h"
+#include "tuner/CostModel/Dataset.h"
+#include "tuner/CostModel/Training.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+using namespace tuner;
+using llvm::Error;
+using llvm::Expected;
+using llvm::StringRef;
+
+namespace cl = llvm::cl;
+
+static cl::OptionCategory toolCategory("tuner-train options");
+
+static cl::opt<std::string> datasetOption(cl::Positional,
+                                          cl::desc("<dataset folder>"),
+                                          cl::cat(toolCategory));
+static cl::opt<std::string> outputOption("o", cl::desc("Model file to write"),
+                                         cl::value_desc("file"),
+                                         cl::cat(toolCategory));
+
+// Modes.
+static cl::opt<bool>
+    evaluateOption("evaluate",
+                   cl::desc("Evaluate --model on the dataset instead of "
+                            "training"),
+                   cl::cat(toolCategory));
+static cl::opt<std::string> modelOption("model",
+                                        cl::desc("Model file to evaluate"),
+                                        cl::value_desc("file"),
+                                        cl::cat(toolCategory));
+static cl::opt<bool>
+    allOption("all",
+              cl::desc("Evaluate on every program of the dataset, not only "
+                       "the model's held-out test programs"),
+              cl::cat(toolCategory));
+static cl::opt<std::string>
+    jsonOption("json",
+               cl::desc("Write the evaluation (metrics and rows of program, "
+                        "measured and predicted speedup) as JSON"),
+               cl::value_desc("file"), cl::cat(toolCategory));
+static cl::opt<bool>
+    listFeaturesOption("list-features",
+                       cl::desc("Document the features of the computation "
+                                "vector and exit"),
+                       cl::cat(toolCategory));
+static cl::opt<std::string> dumpFeaturesOption(
+    "dump-features",
+    cl::desc("Write the computation vectors of the dataset's measured "
+             "schedules as CSV"),
+    cl::value_desc("file"), cl::cat(toolCategory));
+
+// Training.
+static const TrainingOptions kDefaults;
+static cl::opt<uint64_t> seedOption("seed", cl::desc("Random seed"),
+                                    cl::init(kDefaults.seed),
+                                    cl::cat(toolCategory));
+static cl::opt<unsigned>
+    epochsOption("epochs",
+                 cl::desc("Length of the one-cycle schedule, in epochs"),
+                 cl::init(kDefaults.epochs), cl::cat(toolCategory));
+static cl::opt<unsigned>
+    batchOption("batch", cl::desc("Schedules per batch (one program each)"),
+                cl::init(kDefaults.batchSize), cl::cat(toolCategory));
+static cl::opt<double> learningRateOption("lr", cl::desc("Peak learning rate"),
+                                          cl::init(kDefaults.learningRate),
+                                          cl::cat(toolCategory));
+static cl::opt<double> weightDecayOption("weight-decay",
+                                         cl::desc("AdamW weight decay"),
+                                         cl::init(kDefaults.weightDecay),
+                                         cl::cat(toolCategory));
+static cl::opt<unsigned> patienceOption(
+    "patience",
+    cl::desc("Stop after this many epochs without a better validation MAPE"),
+    cl::init(kDefaults.patience), cl::cat(toolCategory));
+static cl::list<unsigned>
+    hiddenOption("hidden",
+                 cl::desc("Hidden layer sizes of the computation embedding MLP "
+                          "(default 160,96)"),
+                 cl::CommaSeparated, cl::cat(toolCategory));
+static cl::opt<unsigned>
+    embeddingOption("embedding",
+                    cl::desc("Size of computation and loop embeddings"),
+                    cl::init(kDefaults.shape.embedding), cl::cat(toolCategory));
+static cl::list<unsigned> mergeOption(
+    "merge-hidden",
+    cl::desc("Hidden layer sizes of the loop embedding's merge layer "
+             "(default 80)"),
+    cl::CommaSeparated, cl::cat(toolCategory));
+static cl::list<unsigned> regressionOption(
+    "regression-hidden",
+    cl::desc("Hidden layer sizes of the regression MLP (default 64,32)"),
+    cl::CommaSeparated, cl::cat(toolCategory));
+static cl::opt<double> dropoutOption("dropout", cl::desc("Dropout probability"),
+                                     cl::init(kDefaults.shape.dropout),
+                                     cl::cat(toolCategory));
+
+static constexpr const char *kOverview =
+    "trains and evaluates the tuner's cost model\n\n"
+    "  tuner-train DATASET -o MODEL [training options]\n"
+    "  tuner-train --evaluate --model MODEL DATASET [--all] [--json FILE]\n"
+    "  tuner-train --list-features\n"
+    "  tuner-train --dump-features FILE DATASET\n";
+
+static Error error(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// Four decimals, or "n/a" for an undefined metric.
+static std::string fixed(double value) {
+  if (!std::isfinite(value))
+    return "n/a";
+  char text[64];
+  std::snprintf(text, sizeof(text), "%.4f", value);
+  return text;
+}
+
+/// A CSV number: nine significant digits (exact for floats), no padding.
+static std::string csvNumber(double value) {
+  char text[64];
+  std::snprintf(text, sizeof(text), "%.9g", value);
+  return text;
+}
+
+static Expected<Dataset> readDataset() {
+  if (datasetOption.empty())
+    return error("no dataset folder given (see --help)");
+  Expected<Dataset> dataset = Dataset::read(datasetOption);
+  if (!dataset)
+    return dataset.takeError();
+  for (const std::string &warning : dataset->warnings)
+    llvm::WithColor::warning(llvm::errs(), "tuner-train") << warning << "\n";
+  return dataset;
+}
+
+static Error writeText(StringRef path,
+                       llvm::function_ref<void(llvm::raw_ostream &)> write) {
+  std::error_code ec;
+  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_Text);
+  if (ec)
+    return error("cannot write '" + path + "': " + ec.message());
+  write(out.os());
+  out.os().flush();
+  if (out.os().has_error())
+    return error("cannot write '" + path + "': " + out.os().error().message());
+  out.keep();
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Modes
+//===----------------------------------------------------------------------===//
+
+static Error train() {
+  if (outputOption.empty())
+    return error("no model file given: use -o FILE (or --evaluate)");
+  TrainingOptions options;
+  options.seed = seedOption;
+  options.epochs = epochsOption;
+  options.batchSize = batchOption;
+  options.learningRate = learningRateOption;
+  options.weightDecay = weightDecayOption;
+  options.patience = patienceOption;
+  if (!hiddenOption.empty())
+    options.shape.computationLayers.assign(hiddenOption.begin(),
+                                           hiddenOption.end());
+  options.shape.embedding = embeddingOption;
+  if (!mergeOption.empty())
+    options.shape.mergeLayers.assign(mergeOption.begin(), mergeOption.end());
+  if (!regressionOption.empty())
+    options.shape.regressionLayers.assign(regressionOption.begin(),
+                                          regressionOption.end());
+  options.shape.dropout = dropoutOption;
+  if (Error err = options.check())
+    return err;
+
+  Expected<Dataset> dataset = readDataset();
+  if (!dataset)
+    return dataset.takeError();
+  llvm::outs() << "dataset " << datasetOption << ": "
+               << dataset->programs.size() << " programs, "
+               << dataset->samples.size() << " samples\n";
+  llvm::outs().flush();
+  Expected<CostModel> model = trainCostModel(
+      *dataset, datasetOption, options, [&](const EpochReport &report) {
+        llvm::outs() << llvm::formatv(
+            "epoch {0,4}/{1}  train MAPE {2}  validation MAPE {3}  lr {4}{5}\n",
+            report.epoch, options.epochs, fixed(report.trainMAPE),
+            fixed(report.validationMAPE),
+            llvm::format("%.2e", report.learningRate),
+            report.best ? "  *" : "");
+        llvm::outs().flush();
+      });
+  if (!model)
+    return model.takeError();
+  const TrainingSummary &t = model->getTraining();
+  const DatasetSummary &d = model->getDataset();
+  llvm::outs() << llvm::formatv(
+      "split by program: {0} train, {1} validation, {2} test ({3} samples "
+      "used, {4} not ok)\n",
+      d.trainPrograms.size(), d.validationPrograms.size(),
+      d.testPrograms.size(), d.samples, d.skippedSamples);
+  llvm::outs() << llvm::formatv(
+      "best epoch {0} of {1}: train MAPE {2}, validation MAPE {3}; test "
+      "MAPE {4}, Pearson {5}, Spearman {6}\n",
+      t.bestEpoch, t.epochsRun, fixed(t.trainMAPE), fixed(t.validationMAPE),
+      fixed(t.testMAPE), fixed(t.testPearson), fixed(t.testSpearman));
+  if (Error err = model->save(outputOption))
+    return err;
+  llvm::outs() << "wrote " << outputOption << "\n";
+  return Error::success();
+}
+
+static Error evaluate() {
+  if (modelOption.empty())
+    return error("--evaluate needs --model FILE");
+  Expected<CostModel> model = CostModel::load(modelOption);
+  if (!model)
+    return model.takeError();
+  Expected<Dataset> dataset = readDataset();
+  if (!dataset)
+    return dataset.takeError();
+
+  std::vector<std::string> programs;
+  if (!allOption) {
+    std::set<std::string> present;
+    for (const ProgramRecord &program : dataset->programs)
+      present.insert(program.id);
+    for (const std::string &id : model->getDataset().testPrograms)
+      if (present.count(id))
+        programs.push_back(id);
+    if (programs.empty())
+      return error("none of the model's " +
+                   llvm::Twine(model->getDataset().testPrograms.size()) +
+                   " test programs is in " + datasetOption +
+                   " (was the model trained on another dataset?); use --all "
+                   "to evaluate on every program");
+    if (programs.size() < model->getDataset().testPrograms.size())
+      llvm::WithColor::warning(llvm::errs(), "tuner-train")
+          << (model->getDataset().testPrograms.size() - programs.size())
+          << " of the model's test programs are not in " << datasetOption
+          << "\n";
+  }
+  std::set<std::string> targets;
+  for (const ProgramRecord &program : dataset->programs)
+    targets.insert(program.target);
+  for (const std::string &target : targets)
+    if (target != model->getTarget())
+      llvm::WithColor::warning(llvm::errs(), "tuner-train")
+          << "the dataset was measured on '" << target
+          << "' but the model was trained for '" << model->getTarget() << "'\n";
+
+  Expected<Evaluation> evaluation =
+      evaluateCostModel(*model, *dataset, programs);
+  if (!evaluation)
+    return evaluation.takeError();
+  if (evaluation->rows.empty())
+    return error("no measured (\"ok\") samples to evaluate on in " +
+                 datasetOption);
+
+  llvm::raw_ostream &os = llvm::outs();
+  os << "model " << modelOption << " on " << datasetOption << ", "
+     << (allOption ? "all programs" : "held-out test programs") << "\n";
+  const Metrics &all = evaluation->overall;
+  os << llvm::formatv("overall: {0} samples, MAPE {1}, Pearson {2}, "
+                      "Spearman {3}\n",
+                      all.count, fixed(all.mape), fixed(all.pearson),
+                      fixed(all.spearman));
+  size_t width = 7;
+  for (const auto &[program, metrics] : evaluation->perProgram)
+    width = std::max(width, program.size());
+  os << llvm::left_justify("program", width) << "  samples  MAPE    "
+     << "Pearson  Spearman\n";
+  for (const auto &[program, m] : evaluation->perProgram)
+    os << llvm::left_justify(program, width) << "  "
+       << llvm::right_justify(std::to_string(m.count), 7) << "  "
+       << llvm::left_justify(fixed(m.mape), 6) << "  "
+       << llvm::left_justify(fixed(m.pearson), 7) << "  " << fixed(m.spearman)
+       << "\n";
+
+  if (jsonOption.empty())
+    return Error::success();
+  llvm::json::Value json = evaluation->toJSON(/*withRows=*/true);
+  llvm::json::Object &object = *json.getAsObject();
+  object["model"] = modelOption.getValue();
+  object["dataset"] = datasetOption.getValue();
+  object["split"] = allOption ? "all" : "test";
+  return writeText(jsonOption, [&](llvm::raw_ostream &out) {
+    out << llvm::formatv("{0:2}", json) << "\n";
+  });
+}
+
+static Error dumpFeatures() {
+  Expected<Dataset> dataset = readDataset();
+  if (!dataset)
+    return dataset.takeError();
+  unsigned skipped = 0;
+  Expected<std::vector<LabeledSchedule>> schedules =
+      featurizeDataset(*dataset, nullptr, skipped);
+  if (!schedules)
+    return schedules.takeError();
+  return writeText(dumpFeaturesOption, [&](llvm::raw_ostream &os) {
+    os << "program,sample,speedup,computation";
+    for (const FeatureInfo &feature : featureList())
+      os << "," << feature.name;
+    os << "\n";
+    for (auto [i, schedule] : llvm::enumerate(*schedules))
+      for (unsigned c = 0; c < schedule.features.tree.numComputations; ++c) {
+        os << schedule.program << "," << i << "," << csvNumber(schedule.speedup)
+           << "," << c;
+        for (unsigned f = 0; f < features::kNumFeatures; ++f)
+          os << "," << csvNumber(schedule.features.at(c, f));
+        os << "\n";
+      }
+  });
+}
+
+static Error run() {
+  if (listFeaturesOption) {
+    printFeatureDocumentation(llvm::outs());
+    return Error::success();
+  }
+  if (!dumpFeaturesOption.empty())
+    return dumpFeatures();
+  if (evaluateOption)
+    return evaluate();
+  if (!modelOption.empty() || allOption || !jsonOption.empty())
+    return error("--model, --all and --json are for --evaluate");
+  return train();
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(toolCategory);
+  cl::ParseCommandLineOptions(argc, argv, kOverview);
+  if (Error err = run()) {
+    llvm::WithColor::error(llvm::errs(), "tuner-train")
+        << llvm::toString(std::move(err)) << "\n";
+    return 1;
+  }
+  return 0;
+}
