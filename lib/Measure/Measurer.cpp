@@ -524,14 +524,31 @@ Measurer::Compiled Measurer::compile(const std::string &moduleText,
       "-shared", "-fPIC", "-Wno-override-module",
       irPath,    "-o",    library,
       "-lm"};
+  // Lowered copies between memrefs of different layouts call memrefCopy
+  // from MLIR's C runner utilities, installed beside clang's libomp.so.
+  std::string runnerUtils;
+  if (ir.find("memrefCopy") != std::string::npos) {
+    llvm::SmallString<256> path(llvm::sys::path::parent_path(libomp));
+    llvm::sys::path::append(path, "libmlir_c_runner_utils.so");
+    if (libomp.empty() || !llvm::sys::fs::exists(path))
+      return failWith("the module copies memrefs (memrefCopy) but no "
+                      "libmlir_c_runner_utils.so was found beside " +
+                      clang);
+    runnerUtils = std::string(path);
+    args.push_back(runnerUtils);
+    rpath = "-Wl,-rpath," + llvm::sys::path::parent_path(libomp).str();
+    args.push_back(rpath);
+  }
   if (usesOpenMP) {
     if (libomp.empty())
       return failWith("the module uses OpenMP but no libomp.so was found "
                       "beside " +
                       clang);
-    rpath = "-Wl,-rpath," + llvm::sys::path::parent_path(libomp).str();
     args.push_back(libomp);
-    args.push_back(rpath);
+    if (rpath.empty()) {
+      rpath = "-Wl,-rpath," + llvm::sys::path::parent_path(libomp).str();
+      args.push_back(rpath);
+    }
   }
   ProcessResult compiled = runProcess(clang, args, /*stdoutPath=*/log, log,
                                       options.compileTimeoutSeconds);

@@ -26,6 +26,7 @@
 #include "mlir/IR/Diagnostics.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -161,7 +162,18 @@ private:
       }
       return success();
     });
-    if (failed(applyTransformScript(*copy, *script)))
+    // A transformation that crashes (an upstream bug on an odd schedule) is
+    // a failed candidate too: the copy it left behind is abandoned.
+    bool applied = false;
+    llvm::CrashRecoveryContext recovery;
+    bool survived = recovery.RunSafely(
+        [&] { applied = succeeded(applyTransformScript(*copy, *script)); });
+    if (!survived) {
+      (void)copy.release();
+      message = "the transform interpreter crashed on this schedule";
+      return nullptr;
+    }
+    if (!applied)
       return nullptr;
     return copy;
   }
