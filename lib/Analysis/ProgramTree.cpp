@@ -383,7 +383,8 @@ llvm::json::Value ProgramTree::toJSON() const {
                            {"band", toJSONArray(bandOf(nest.id))},
                            {"isPerfect", nest.isPerfect},
                            {"legalOrders", std::move(orders)},
-                           {"outerLoopParallel", nest.outerLoopParallel}});
+                           {"outerLoopParallel", nest.outerLoopParallel},
+                           {"fullyPermutable", nest.fullyPermutable}});
   }
 
   llvm::json::Array edgesJSON;
@@ -513,7 +514,8 @@ static bool fromJSON(const llvm::json::Value &json, LoopNest &nest,
          map.map("computationIds", nest.computationIds) &&
          map.map("isPerfect", nest.isPerfect) &&
          map.map("legalOrders", nest.legalOrders) &&
-         map.map("outerLoopParallel", nest.outerLoopParallel);
+         map.map("outerLoopParallel", nest.outerLoopParallel) &&
+         map.mapOptional("fullyPermutable", nest.fullyPermutable);
 }
 
 static bool fromJSON(const llvm::json::Value &json, ProducerConsumerEdge &edge,
