@@ -1,0 +1,29 @@
+// Every strategy, on a small matmul, finds and applies a verified schedule
+// at least as fast as the untransformed function. beam and mcts use the
+// shipped cost model and measure their top k; beam-exec measures every node.
+// RUN: tuner-opt %s --tuner-autotune="strategy=beam top-k=4 database=none summary-output=%t.beam.json" -o /dev/null
+// RUN: %python %S/Inputs/check-speedup.py %t.beam.json | FileCheck %s --check-prefix=BEAM
+// RUN: tuner-opt %s --tuner-autotune="strategy=mcts top-k=4 mcts-iterations=40 database=none summary-output=%t.mcts.json" -o /dev/null
+// RUN: %python %S/Inputs/check-speedup.py %t.mcts.json | FileCheck %s --check-prefix=MCTS
+// RUN: tuner-opt %s --tuner-autotune="strategy=beam-exec beam-width=2 budget=12 database=none summary-output=%t.bse.json" -o /dev/null
+// RUN: %python %S/Inputs/check-speedup.py %t.bse.json | FileCheck %s --check-prefix=BSE
+// RUN: tuner-opt %s --tuner-autotune="strategy=random budget=8 database=none summary-output=%t.random.json" -o /dev/null
+// RUN: %python %S/Inputs/check-speedup.py %t.random.json | FileCheck %s --check-prefix=RANDOM
+
+// A model file that is not a model is an error, not a silent fallback.
+// RUN: printf '{"not": "a model"}' > %t.bad-model.json
+// RUN: not tuner-opt %s --tuner-autotune="strategy=beam model=%t.bad-model.json database=none" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADMODEL
+
+// BEAM: beam: at least as fast as the baseline
+// MCTS: mcts: at least as fast as the baseline
+// BSE: beam-exec: at least as fast as the baseline
+// RANDOM: random: at least as fast as the baseline
+// BADMODEL: error: cannot use the cost model:
+
+func.func @mm(%A: tensor<64x64xf32>, %B: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %m = linalg.matmul ins(%A, %B : tensor<64x64xf32>, tensor<64x64xf32>) outs(%f : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %m : tensor<64x64xf32>
+}
