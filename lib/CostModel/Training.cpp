@@ -44,7 +44,8 @@ llvm::Error TrainingOptions::check() const {
 llvm::Expected<std::vector<LabeledSchedule>>
 tuner::featurizeDataset(const Dataset &dataset,
                         const std::set<std::string> *programs,
-                        unsigned &skipped) {
+                        unsigned &skipped, std::vector<std::string> *excluded) {
+  std::set<std::string> unfit;
   skipped = 0;
   std::map<std::string, size_t> index = dataset.programIndex();
   std::map<std::string, FeatureExtractor> extractors;
@@ -61,10 +62,21 @@ tuner::featurizeDataset(const Dataset &dataset,
     if (found == index.end())
       return error("a sample of unknown program '" + sample.programId + "'");
     const ProgramRecord &program = dataset.programs[found->second];
+    if (unfit.count(program.id)) {
+      ++skipped;
+      continue;
+    }
     auto extractor = extractors.find(program.id);
     if (extractor == extractors.end()) {
       llvm::Expected<FeatureExtractor> created =
           FeatureExtractor::create(program.tree);
+      if (!created && excluded) {
+        excluded->push_back("program '" + program.id + "' left out: " +
+                            llvm::toString(created.takeError()));
+        unfit.insert(program.id);
+        ++skipped;
+        continue;
+      }
       if (!created)
         return error("program '" + program.id +
                      "': " + llvm::toString(created.takeError()));
@@ -262,8 +274,11 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
   if (auto err = options.check())
     return std::move(err);
   unsigned skipped = 0;
+  std::vector<std::string> excluded;
   llvm::Expected<std::vector<LabeledSchedule>> labeledOr =
-      featurizeDataset(dataset, nullptr, skipped);
+      featurizeDataset(dataset, nullptr, skipped, &excluded);
+  for (const std::string &line : excluded)
+    llvm::errs() << "warning: " << line << "\n";
   if (!labeledOr)
     return labeledOr.takeError();
   const std::vector<LabeledSchedule> &labeled = *labeledOr;
@@ -414,8 +429,12 @@ tuner::evaluateCostModel(const CostModel &model, const Dataset &dataset,
                          llvm::ArrayRef<std::string> programs) {
   std::set<std::string> wanted(programs.begin(), programs.end());
   unsigned skipped = 0;
+  std::vector<std::string> excludedPrograms;
   llvm::Expected<std::vector<LabeledSchedule>> labeled =
-      featurizeDataset(dataset, wanted.empty() ? nullptr : &wanted, skipped);
+      featurizeDataset(dataset, wanted.empty() ? nullptr : &wanted, skipped,
+                       &excludedPrograms);
+  for (const std::string &line : excludedPrograms)
+    llvm::errs() << "warning: " << line << "\n";
   if (!labeled)
     return labeled.takeError();
   std::vector<ProgramFeatures> schedules;

@@ -258,7 +258,8 @@ private:
   void writeSummary(const TunableFunction &tunable, const Measurer &measurer,
                     const TuningResult &result,
                     const std::map<std::string, unsigned> &failures,
-                    bool applied, llvm::StringRef spaceSize);
+                    bool applied, llvm::StringRef spaceSize,
+                    llvm::StringRef strategyUsed);
 };
 
 /// Strategies that walk the decision tree.
@@ -439,7 +440,8 @@ void TunerAutotunePass::runOnOperation() {
   }
 
   MeasuringEvaluator evaluator(module, *tunable, **measurer, records,
-                               workload, host.fingerprint(), strategy);
+                               workload, host.fingerprint(),
+                               (*search)->getName().str());
   bool interactive = llvm::errs().is_displayed();
   auto progress = [&](const TuningResult &result) {
     if (!interactive)
@@ -493,14 +495,14 @@ void TunerAutotunePass::runOnOperation() {
     file.keep();
   }
   writeSummary(*tunable, **measurer, result, evaluator.failures, applied,
-               chain->countString());
+               chain->countString(), (*search)->getName());
 }
 
 void TunerAutotunePass::writeSummary(
     const TunableFunction &tunable, const Measurer &measurer,
     const TuningResult &result,
     const std::map<std::string, unsigned> &failures, bool applied,
-    llvm::StringRef spaceSize) {
+    llvm::StringRef spaceSize, llvm::StringRef strategyUsed) {
   const Measurement &base = measurer.baseline();
   func::FuncOp func = tunable.func;
   unsigned failed = 0;
@@ -547,7 +549,8 @@ void TunerAutotunePass::writeSummary(
   }
   llvm::json::Object summary{
       {"function", func.getSymName().str()},
-      {"strategy", strategy.getValue()},
+      // The strategy that ran (beam-exec when beam or mcts had no model).
+      {"strategy", strategyUsed.str()},
       {"seed", int64_t(seed)},
       {"baseline",
        llvm::json::Object{{"median_s", base.medianSeconds},

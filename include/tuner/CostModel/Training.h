@@ -60,11 +60,14 @@ struct LabeledSchedule {
 
 /// Featurizes the "ok" samples with a positive speedup of the programs of
 /// `dataset` (only those in `programs`, when given); `skipped` counts the
-/// other samples. Fails, naming the program, when a program does not fit the
-/// feature layout or a sample's config cannot be planned.
+/// other samples. Fails, naming the program, when a sample's config cannot
+/// be planned, or when a program does not fit the feature layout and
+/// `excluded` is null; with `excluded`, such programs are left out (their
+/// samples counted in `skipped`) and each gets a line there saying why.
 llvm::Expected<std::vector<LabeledSchedule>>
 featurizeDataset(const Dataset &dataset, const std::set<std::string> *programs,
-                 unsigned &skipped);
+                 unsigned &skipped,
+                 std::vector<std::string> *excluded = nullptr);
 
 /// Program ids of a split.
 struct ProgramSplit {
