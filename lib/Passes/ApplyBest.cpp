@@ -110,21 +110,10 @@ void TunerApplyBestPass::runOnOperation() {
   FailureOr<Target> target = resolveTarget(module, this->target);
   if (failed(target))
     return signalPassFailure();
-  std::string path = database;
-  if (path.empty()) {
-    llvm::Expected<std::string> fallback = db::defaultDatabasePath();
-    if (!fallback) {
-      emitError(module, "no tuning database", fallback.takeError());
-      return signalPassFailure();
-    }
-    path = *fallback;
-  }
-  llvm::Expected<db::Database> records =
-      db::Database::open(path, db::Database::Mode::ReadOnly);
-  if (!records) {
-    emitError(module, "cannot open the tuning database", records.takeError());
+  FailureOr<db::Database> records = openTuningDatabase(
+      module, database, db::Database::Mode::ReadOnly);
+  if (failed(records))
     return signalPassFailure();
-  }
 
   SmallVector<std::string> names;
   if (!functionName.empty()) {

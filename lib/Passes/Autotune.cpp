@@ -370,21 +370,10 @@ TunerAutotunePass::makeStrategy(const TunableFunction &tunable,
 FailureOr<std::optional<db::Database>> TunerAutotunePass::openDatabase() {
   if (database == "none")
     return std::optional<db::Database>();
-  std::string path = database;
-  if (path.empty()) {
-    llvm::Expected<std::string> fallback = db::defaultDatabasePath();
-    if (!fallback) {
-      emitError(getOperation(), "no tuning database", fallback.takeError());
-      return failure();
-    }
-    path = *fallback;
-  }
-  llvm::Expected<db::Database> opened = db::Database::open(path);
-  if (!opened) {
-    emitError(getOperation(), "cannot open the tuning database",
-              opened.takeError());
+  FailureOr<db::Database> opened = openTuningDatabase(
+      getOperation(), database, db::Database::Mode::ReadWrite);
+  if (failed(opened))
     return failure();
-  }
   return std::optional<db::Database>(std::move(*opened));
 }
 

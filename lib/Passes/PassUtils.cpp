@@ -83,3 +83,23 @@ tuner::prepareFunction(ModuleOp module, llvm::StringRef functionName,
   return TunableFunction{*func, std::move(*tree), std::move(*space),
                          std::move(*target)};
 }
+
+FailureOr<db::Database> tuner::openTuningDatabase(Operation *at,
+                                                  llvm::StringRef path,
+                                                  db::Database::Mode mode) {
+  std::string file = path.str();
+  if (file.empty()) {
+    llvm::Expected<std::string> fallback = db::defaultDatabasePath();
+    if (!fallback) {
+      emitError(at, "no tuning database", fallback.takeError());
+      return failure();
+    }
+    file = *fallback;
+  }
+  llvm::Expected<db::Database> opened = db::Database::open(file, mode);
+  if (!opened) {
+    emitError(at, "cannot open the tuning database", opened.takeError());
+    return failure();
+  }
+  return std::move(*opened);
+}

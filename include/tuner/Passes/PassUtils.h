@@ -10,6 +10,7 @@
 #define TUNER_PASSES_PASSUTILS_H
 
 #include "tuner/Analysis/ProgramTree.h"
+#include "tuner/Database/Database.h"
 #include "tuner/Space/Space.h"
 #include "tuner/Space/SpaceBuilder.h"
 #include "tuner/Target/Target.h"
@@ -55,6 +56,12 @@ template <typename PassT> SpaceOptions readSpaceOptions(const PassT &pass) {
   options.maxTileCandidates = pass.maxTileCandidates;
   return options;
 }
+
+/// Opens the tuning database at `path` (empty: the per-user default), with
+/// a diagnostic at `at` when there is none or it cannot be opened.
+mlir::FailureOr<db::Database> openTuningDatabase(mlir::Operation *at,
+                                                 llvm::StringRef path,
+                                                 db::Database::Mode mode);
 
 /// Reports an llvm::Error as a diagnostic at `at` ("<context>: <message>").
 void emitError(mlir::Operation *at, llvm::Twine context, llvm::Error error);
