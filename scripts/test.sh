@@ -8,7 +8,9 @@ set +e
 /usr/lib/llvm-22/bin/lit -sv build/test build/test/Unit | tee build/lit.log
 status=${PIPESTATUS[0]}
 set -e
-passed=$(grep -E '^ *Passed *:' build/lit.log | awk '{print $NF}')
-failed=$(grep -E '^ *(Failed|Unresolved|Timed Out|Unexpectedly Passed) *:' build/lit.log | awk '{s+=$NF} END {print s+0}')
+# lit's closing lines read "  Passed: 199 (99.50%)": the count follows the colon.
+count() { sed -nE "s/^ *($1) *: *([0-9]+).*/\2/p" build/lit.log | awk '{s+=$1} END {print s+0}'; }
+passed=$(count 'Passed')
+failed=$(count 'Failed|Unresolved|Timed Out|Unexpectedly Passed')
 echo "${passed:-0} passed, ${failed:-0} failed"
 exit "$status"
