@@ -328,8 +328,11 @@ static Error dumpFeatures() {
   if (!dataset)
     return dataset.takeError();
   unsigned skipped = 0;
+  std::vector<std::string> excluded;
   Expected<std::vector<LabeledSchedule>> schedules =
-      featurizeDataset(*dataset, nullptr, skipped);
+      featurizeDataset(*dataset, nullptr, skipped, &excluded);
+  for (const std::string &line : excluded)
+    llvm::errs() << "warning: " << line << "\n";
   if (!schedules)
     return schedules.takeError();
   return writeText(dumpFeaturesOption, [&](llvm::raw_ostream &os) {
