@@ -255,7 +255,8 @@ private:
   makeStrategy(const TunableFunction &tunable, const ChainOfTrees &chain,
                TreeSearchState &state);
   FailureOr<std::optional<db::Database>> openDatabase();
-  void writeSummary(const TunableFunction &tunable, const Measurer &measurer,
+  void writeSummary(llvm::StringRef name, Location loc, const Space &space,
+                    const Measurer &measurer,
                     const TuningResult &result,
                     const std::map<std::string, unsigned> &failures,
                     bool applied, llvm::StringRef spaceSize,
@@ -451,6 +452,11 @@ void TunerAutotunePass::runOnOperation() {
                           "measurement: "
                        << evaluator.databaseError;
 
+  // Applying a schedule replaces the module's body: `func` is only valid
+  // until then.
+  std::string name = func.getSymName().str();
+  Location loc = func.getLoc();
+
   // Apply the best verified config if it beats the untransformed function.
   bool applied = false;
   Config chosen = tunable->space.defaultConfig();
@@ -470,7 +476,7 @@ void TunerAutotunePass::runOnOperation() {
     llvm::Expected<std::string> script =
         buildTransformScript(tunable->tree, tunable->space, chosen);
     if (!script) {
-      emitError(func, "cannot write the schedule", script.takeError());
+      emitError(module, "cannot write the schedule", script.takeError());
       return signalPassFailure();
     }
     std::error_code ec;
@@ -483,24 +489,25 @@ void TunerAutotunePass::runOnOperation() {
     file.os() << *script;
     file.keep();
   }
-  writeSummary(*tunable, **measurer, result, evaluator.failures, applied,
-               chain->countString(), (*search)->getName());
+  writeSummary(name, loc, tunable->space, **measurer, result,
+               evaluator.failures, applied, chain->countString(),
+               (*search)->getName());
 }
 
 void TunerAutotunePass::writeSummary(
-    const TunableFunction &tunable, const Measurer &measurer,
+    llvm::StringRef name, Location loc, const Space &space,
+    const Measurer &measurer,
     const TuningResult &result,
     const std::map<std::string, unsigned> &failures, bool applied,
     llvm::StringRef spaceSize, llvm::StringRef strategyUsed) {
   const Measurement &base = measurer.baseline();
-  func::FuncOp func = tunable.func;
   unsigned failed = 0;
   for (const auto &entry : failures)
     failed += entry.second;
 
   // At the function's location, without printing the whole function.
-  InFlightDiagnostic remark = mlir::emitRemark(func.getLoc());
-  remark << "autotune @" << func.getSymName() << ": baseline "
+  InFlightDiagnostic remark = mlir::emitRemark(loc);
+  remark << "autotune @" << name << ": baseline "
          << formatTime(base.medianSeconds);
   if (result.best)
     remark << ", best " << formatTime(result.best->medianSeconds)
@@ -534,10 +541,10 @@ void TunerAutotunePass::writeSummary(
         {"min_s", result.best->minSeconds},
         {"speedup", result.best->value},
         {"applied", applied},
-        {"config", result.best->config.toJSON(tunable.space)}};
+        {"config", result.best->config.toJSON(space)}};
   }
   llvm::json::Object summary{
-      {"function", func.getSymName().str()},
+      {"function", name.str()},
       // The strategy that ran (beam-exec when beam or mcts had no model).
       {"strategy", strategyUsed.str()},
       {"seed", int64_t(seed)},
