@@ -427,35 +427,29 @@ private:
   }
 
   Expected<NodePtr> parseOr() {
-    Expected<NodePtr> lhs = parseAnd();
-    while (lhs && tok.kind == Tok::OrOr) {
-      Token op = tok;
-      advance();
-      Expected<NodePtr> rhs = parseAnd();
-      if (!rhs)
-        return rhs.takeError();
-      if (Error e = checkCondition(**lhs, op))
-        return std::move(e);
-      if (Error e = checkCondition(**rhs, op))
-        return std::move(e);
-      lhs = make(Node::Or, Type::Bool, std::move(*lhs), std::move(*rhs));
-    }
-    return lhs;
+    return parseLogical(Tok::OrOr, Node::Or, &Parser::parseAnd);
   }
 
   Expected<NodePtr> parseAnd() {
-    Expected<NodePtr> lhs = parseComparison();
-    while (lhs && tok.kind == Tok::AndAnd) {
+    return parseLogical(Tok::AndAnd, Node::And, &Parser::parseComparison);
+  }
+
+  /// `operand (op operand)*` for a logical operator whose operands are
+  /// conditions, left-associative.
+  Expected<NodePtr> parseLogical(Tok opKind, Node::Kind nodeKind,
+                                 Expected<NodePtr> (Parser::*operand)()) {
+    Expected<NodePtr> lhs = (this->*operand)();
+    while (lhs && tok.kind == opKind) {
       Token op = tok;
       advance();
-      Expected<NodePtr> rhs = parseComparison();
+      Expected<NodePtr> rhs = (this->*operand)();
       if (!rhs)
         return rhs.takeError();
       if (Error e = checkCondition(**lhs, op))
         return std::move(e);
       if (Error e = checkCondition(**rhs, op))
         return std::move(e);
-      lhs = make(Node::And, Type::Bool, std::move(*lhs), std::move(*rhs));
+      lhs = make(nodeKind, Type::Bool, std::move(*lhs), std::move(*rhs));
     }
     return lhs;
   }
