@@ -337,6 +337,15 @@ constexpr const char *kRecordColumns =
     "median_seconds, max_seconds, repetitions, speedup, "
     "baseline_median_seconds, strategy, tool_version, timestamp, message";
 
+/// A statement selecting every record column of the measurements that
+/// `clause` (WHERE / ORDER BY / LIMIT) picks.
+static Expected<Statement> prepareRecordQuery(sqlite3 *db, StringRef path,
+                                              StringRef clause) {
+  return Statement::prepare(db, path,
+                            std::string("SELECT ") + kRecordColumns +
+                                " FROM measurements " + clause.str());
+}
+
 /// Reads the columns of kRecordColumns from the current row.
 Expected<MeasurementRecord> readRecord(const Statement &stmt, StringRef path) {
   MeasurementRecord record;
@@ -812,11 +821,10 @@ Error Database::record(const MeasurementRecord &record) {
 Expected<std::optional<MeasurementRecord>>
 Database::lookup(StringRef workloadHash, StringRef target,
                  uint64_t configHash) {
-  Expected<Statement> stmt = Statement::prepare(
+  Expected<Statement> stmt = prepareRecordQuery(
       handle.get(), dbPath,
-      std::string("SELECT ") + kRecordColumns +
-          " FROM measurements WHERE workload_hash = ?1 AND target = ?2 AND "
-          "config_hash = ?3 ORDER BY timestamp DESC, id DESC LIMIT 1");
+      "WHERE workload_hash = ?1 AND target = ?2 AND "
+      "config_hash = ?3 ORDER BY timestamp DESC, id DESC LIMIT 1");
   if (!stmt)
     return stmt.takeError();
   stmt->bind(1, workloadHash);
@@ -827,11 +835,10 @@ Database::lookup(StringRef workloadHash, StringRef target,
 
 Expected<std::vector<MeasurementRecord>>
 Database::records(StringRef workloadHash, StringRef target) {
-  Expected<Statement> stmt = Statement::prepare(
-      handle.get(), dbPath,
-      std::string("SELECT ") + kRecordColumns +
-          " FROM measurements WHERE workload_hash = ?1 AND target = ?2 "
-          "ORDER BY id");
+  Expected<Statement> stmt =
+      prepareRecordQuery(handle.get(), dbPath,
+                         "WHERE workload_hash = ?1 AND target = ?2 "
+                         "ORDER BY id");
   if (!stmt)
     return stmt.takeError();
   stmt->bind(1, workloadHash);
@@ -841,12 +848,11 @@ Database::records(StringRef workloadHash, StringRef target) {
 
 Expected<std::vector<MeasurementRecord>>
 Database::recordsBestFirst(StringRef workloadHash) {
-  Expected<Statement> stmt = Statement::prepare(
+  Expected<Statement> stmt = prepareRecordQuery(
       handle.get(), dbPath,
-      std::string("SELECT ") + kRecordColumns +
-          " FROM measurements WHERE workload_hash = ?1 ORDER BY target, "
-          "status <> 'ok', CASE WHEN status = 'ok' THEN median_seconds END, "
-          "timestamp DESC, id DESC");
+      "WHERE workload_hash = ?1 ORDER BY target, "
+      "status <> 'ok', CASE WHEN status = 'ok' THEN median_seconds END, "
+      "timestamp DESC, id DESC");
   if (!stmt)
     return stmt.takeError();
   stmt->bind(1, workloadHash);
@@ -855,11 +861,10 @@ Database::recordsBestFirst(StringRef workloadHash) {
 
 Expected<std::optional<MeasurementRecord>>
 Database::best(StringRef workloadHash, StringRef target) {
-  Expected<Statement> stmt = Statement::prepare(
-      handle.get(), dbPath,
-      std::string("SELECT ") + kRecordColumns +
-          " FROM measurements WHERE workload_hash = ?1 AND target = ?2 AND "
-          "status = 'ok' ORDER BY median_seconds, id LIMIT 1");
+  Expected<Statement> stmt =
+      prepareRecordQuery(handle.get(), dbPath,
+                         "WHERE workload_hash = ?1 AND target = ?2 AND "
+                         "status = 'ok' ORDER BY median_seconds, id LIMIT 1");
   if (!stmt)
     return stmt.takeError();
   stmt->bind(1, workloadHash);
@@ -997,10 +1002,8 @@ Error Database::exportJsonLines(llvm::raw_ostream &os) {
     return workloads.takeError();
   for (const Workload &workload : *workloads) {
     os << llvm::json::Value(toJSON(workload)) << '\n';
-    Expected<Statement> query = Statement::prepare(
-        handle.get(), dbPath,
-        std::string("SELECT ") + kRecordColumns +
-            " FROM measurements WHERE workload_hash = ?1 ORDER BY id");
+    Expected<Statement> query = prepareRecordQuery(
+        handle.get(), dbPath, "WHERE workload_hash = ?1 ORDER BY id");
     if (!query)
       return query.takeError();
     query->bind(1, StringRef(workload.hash));
