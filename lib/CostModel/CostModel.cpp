@@ -192,8 +192,20 @@ llvm::Expected<NetworkShape> NetworkShape::fromJSON(const json::Value &json) {
   return shape;
 }
 
+llvm::StringRef tuner::trainingLossName(TrainingLoss loss) {
+  return loss == TrainingLoss::MAPE ? "mape" : "log";
+}
+
+std::optional<TrainingLoss> tuner::parseTrainingLoss(llvm::StringRef name) {
+  for (TrainingLoss loss : {TrainingLoss::MAPE, TrainingLoss::LogError})
+    if (name == trainingLossName(loss))
+      return loss;
+  return std::nullopt;
+}
+
 json::Value TrainingSummary::toJSON() const {
   return json::Object{{"seed", int64_t(seed)},
+                      {"loss", trainingLossName(loss)},
                       {"max_epochs", int64_t(maxEpochs)},
                       {"epochs_run", int64_t(epochsRun)},
                       {"best_epoch", int64_t(bestEpoch)},
@@ -225,6 +237,14 @@ TrainingSummary::fromJSON(const json::Value &json) {
       return std::move(err);
   if (llvm::Error err = r.integer("seed", s.seed))
     return std::move(err);
+  std::string lossName;
+  if (llvm::Error err = r.string("loss", lossName))
+    return std::move(err);
+  std::optional<TrainingLoss> loss = parseTrainingLoss(lossName);
+  if (!loss)
+    return error("training.loss: unknown loss '" + lossName +
+                 "' (expected 'mape' or 'log')");
+  s.loss = *loss;
   for (auto [key, field] :
        {std::pair<const char *, double *>{"learning_rate", &s.learningRate},
         {"weight_decay", &s.weightDecay},

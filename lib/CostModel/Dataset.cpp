@@ -95,13 +95,16 @@ private:
 } // namespace
 
 llvm::json::Value tuner::toJSON(const ProgramRecord &program) {
-  return llvm::json::Object{{"id", program.id},
+  llvm::json::Object object{{"id", program.id},
                             {"generator", program.generator},
                             {"target", program.target},
                             {"baseline_seconds", program.baselineSeconds},
                             {"mlir", program.mlir},
                             {"tree", program.tree.toJSON()},
                             {"space", program.space.toJSON()}};
+  if (program.baselineForeignLoad >= 0)
+    object["baseline_foreign_load"] = program.baselineForeignLoad;
+  return object;
 }
 
 llvm::Expected<ProgramRecord>
@@ -124,6 +127,10 @@ tuner::programFromJSON(const llvm::json::Value &json) {
   if (llvm::Error error =
           named.seconds("baseline_seconds", program.baselineSeconds))
     return std::move(error);
+  if (object->get("baseline_foreign_load"))
+    if (llvm::Error error = named.seconds("baseline_foreign_load",
+                                          program.baselineForeignLoad))
+      return std::move(error);
 
   llvm::Expected<const llvm::json::Value *> treeJSON = named.get("tree");
   if (!treeJSON)
@@ -145,12 +152,15 @@ tuner::programFromJSON(const llvm::json::Value &json) {
 
 llvm::json::Value tuner::toJSON(const SampleRecord &sample,
                                 const Space &space) {
-  return llvm::json::Object{{"program", sample.programId},
+  llvm::json::Object object{{"program", sample.programId},
                             {"config", sample.config.toJSON(space)},
                             {"status", sample.status},
                             {"speedup", sample.speedup},
                             {"median_seconds", sample.medianSeconds},
                             {"message", sample.message}};
+  if (sample.foreignLoad >= 0)
+    object["foreign_load"] = sample.foreignLoad;
+  return object;
 }
 
 llvm::Expected<SampleRecord>
@@ -173,6 +183,9 @@ tuner::sampleFromJSON(const llvm::json::Value &json, const Space &space) {
     return std::move(error);
   if (llvm::Error error = named.seconds("median_seconds", sample.medianSeconds))
     return std::move(error);
+  if (object->get("foreign_load"))
+    if (llvm::Error error = named.seconds("foreign_load", sample.foreignLoad))
+      return std::move(error);
   if (sample.status == "ok" &&
       (sample.speedup <= 0 || sample.medianSeconds <= 0))
     return llvm::createStringError(

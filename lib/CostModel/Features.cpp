@@ -41,6 +41,11 @@ const Spec kWrittenShapeSpec =
   {key, kind, description},
 #include "tuner/CostModel/Features.def"
 };
+const Spec kScheduleSpecs[] = {
+#define TUNER_SCHEDULE_FEATURE(Name, key, kind, description)                   \
+  {key, kind, description},
+#include "tuner/CostModel/Features.def"
+};
 const Spec kAccessSpecs[] = {
 #define TUNER_ACCESS_FEATURE(Name, key, kind, description)                     \
   {key, kind, description},
@@ -64,6 +69,7 @@ const MaximumSpec kMaxima[] = {
 
 static_assert(std::size(kLoopSpecs) == kNumLoopFeatures);
 static_assert(std::size(kComputationSpecs) == kNumComputationFeatures);
+static_assert(std::size(kScheduleSpecs) == kNumScheduleFeatures);
 static_assert(std::size(kAccessSpecs) == kNumAccessFeatures);
 
 FeatureInfo info(std::string name, const Spec &spec) {
@@ -80,6 +86,8 @@ std::vector<FeatureInfo> buildFeatureList() {
     list.push_back(info(llvm::formatv("{0}{1}", kWrittenShapeSpec.key, dim),
                         kWrittenShapeSpec));
   for (const Spec &spec : kComputationSpecs)
+    list.push_back(info(spec.key, spec));
+  for (const Spec &spec : kScheduleSpecs)
     list.push_back(info(spec.key, spec));
   for (unsigned slot = 0; slot < kMaxAccesses; ++slot) {
     for (const Spec &spec : kAccessSpecs)
@@ -149,6 +157,8 @@ void tuner::printFeatureDocumentation(llvm::raw_ostream &os) {
           .str(),
       kWrittenShapeSpec);
   for (const Spec &spec : kComputationSpecs)
+    row(spec.key, spec);
+  for (const Spec &spec : kScheduleSpecs)
     row(spec.key, spec);
   for (const Spec &spec : kAccessSpecs)
     row(llvm::formatv("access<A>.{0} (A < {1})", spec.key, kMaxAccesses).str(),
@@ -427,11 +437,198 @@ void FeatureExtractor::tagLoops(const SchedulePlan &plan,
   }
 }
 
+void FeatureExtractor::deriveScheduleFeatures(
+    const SchedulePlan &plan, std::vector<float> &values) const {
+  for (auto [c, comp] : llvm::enumerate(tree.computations)) {
+    float *v = values.data() + c * kNumFeatures;
+    size_t depth = comp.loopIds.size();
+    // Per level: the extent, the iterations one cache tile and one register
+    // tile cover, and the band position (-1: not in the nest's band).
+    std::vector<int64_t> extent(depth), tileSize(depth), registerSize(depth);
+    std::vector<int> position(depth, -1);
+    const NestPlan *nestPlan = nullptr;
+    double iterations = 1;
+    for (auto [level, loopId] : llvm::enumerate(comp.loopIds)) {
+      extent[level] = std::max<int64_t>(tree.loops[loopId].extent, 1);
+      iterations *= double(extent[level]);
+      tileSize[level] = registerSize[level] = extent[level];
+      auto [nestId, p] = bandPosition[loopId];
+      if (nestId < 0 || size_t(nestId) >= plan.nests.size())
+        continue;
+      const NestPlan &n = plan.nests[nestId];
+      if (size_t(p) >= n.tile.size())
+        continue;
+      nestPlan = &n;
+      position[level] = p;
+      // A fused nest runs whole inside its host's tiles: its own settings
+      // are unused.
+      if (n.fusedInto >= 0 || n.isUntouched())
+        continue;
+      if (n.tile[p] != 0)
+        tileSize[level] = registerSize[level] = n.tile[p];
+      if (n.rtile[p] != 0)
+        registerSize[level] = n.rtile[p];
+    }
+    bool scheduled =
+        nestPlan && nestPlan->fusedInto < 0 && !nestPlan->isUntouched();
+
+    // The innermost loop: a linalg op's tile body keeps the op's loop order;
+    // an affine band runs its point loops in the planned order.
+    int inner = depth == 0 ? -1 : int(depth) - 1;
+    if (scheduled && nestPlan->source == NestSource::Affine &&
+        !nestPlan->order.empty()) {
+      for (size_t level = 0; level < depth; ++level)
+        if (position[level] == int(nestPlan->order.back()))
+          inner = int(level);
+    }
+
+    // Parallel chunks: the host's parallel loops, for a fused nest too.
+    double chunks = 0;
+    if (nestPlan) {
+      const NestPlan &host = plan.nests[plan.hostOf(nestPlan->nestId)];
+      auto trips = [&](size_t p) {
+        int64_t e = std::max<int64_t>(host.extents[p], 1);
+        int64_t t = host.tile[p] != 0 ? host.tile[p] : e;
+        return double((e + t - 1) / t);
+      };
+      if (host.parallel && host.source == NestSource::Linalg) {
+        std::vector<size_t> forall = host.forallPositions();
+        if (!forall.empty()) {
+          chunks = 1;
+          for (size_t p : forall)
+            chunks *= trips(p);
+        }
+      } else if (host.parallelPosition() >= 0) {
+        size_t p = size_t(host.parallelPosition());
+        chunks = host.tile[p] != 0 ? trips(p) : double(host.extents[p]);
+      }
+    }
+
+    // Footprints and strides from the access matrices.
+    double tileBytes = 0, registerBytes = 0;
+    bool contiguous = true;
+    for (auto [slot, access] : llvm::enumerate(comp.accesses)) {
+      const Buffer *buffer =
+          access.bufferId >= 0 && size_t(access.bufferId) < tree.buffers.size()
+              ? &tree.buffers[access.bufferId]
+              : nullptr;
+      double bytes = buffer && elementTypeBytes(buffer->elementType)
+                         ? elementTypeBytes(buffer->elementType)
+                         : elementTypeBytes(comp.elementType);
+      double tileSpan = 1, registerSpan = 1, stride = 0, rowSize = 1;
+      for (size_t row = access.matrix.size(); row-- > 0;) {
+        const std::vector<int64_t> &coefficients = access.matrix[row];
+        double tileExtent = 1, registerExtent = 1;
+        for (size_t level = 0; level < depth && level + 1 < coefficients.size();
+             ++level) {
+          double a = std::fabs(double(coefficients[level]));
+          tileExtent += a * double(tileSize[level] - 1);
+          registerExtent += a * double(registerSize[level] - 1);
+        }
+        if (buffer && row < buffer->shape.size() && buffer->shape[row] > 0) {
+          tileExtent = std::min(tileExtent, double(buffer->shape[row]));
+          registerExtent = std::min(registerExtent, double(buffer->shape[row]));
+        }
+        tileSpan *= tileExtent;
+        registerSpan *= registerExtent;
+        if (inner >= 0 && size_t(inner) + 1 < coefficients.size())
+          stride += double(coefficients[inner]) * rowSize;
+        if (!access.isAffine)
+          stride = std::nan("");
+        rowSize *= buffer && row < buffer->shape.size()
+                       ? double(std::max<int64_t>(buffer->shape[row], 1))
+                       : 1.0;
+      }
+      if (std::isnan(stride) || std::fabs(stride) > 1)
+        contiguous = false;
+      v[accessFeature(slot, AccessInnerStride)] =
+          std::isnan(stride) ? -1.0f : float(stride);
+      tileBytes += tileSpan * bytes;
+      registerBytes += registerSpan * bytes;
+    }
+
+    // How often the tile bodies run, and how much fusion recomputes.
+    auto ceilDiv = [](int64_t a, int64_t b) {
+      return double((a + std::max<int64_t>(b, 1) - 1) / std::max<int64_t>(b, 1));
+    };
+    double tiles = 1, registerTiles = 1, recomputation = 1;
+    if (scheduled) {
+      for (size_t level = 0; level < depth; ++level) {
+        tiles *= ceilDiv(extent[level], tileSize[level]);
+        registerTiles *= ceilDiv(extent[level], registerSize[level]);
+      }
+    } else if (nestPlan && nestPlan->fusedInto >= 0) {
+      const NestPlan &host = plan.nests[plan.hostOf(nestPlan->nestId)];
+      for (size_t p : host.fusionPositions())
+        tiles *= ceilDiv(host.extents[p], host.tile[p]);
+      registerTiles = tiles;
+      // The slice of this computation's result that one host tile reads,
+      // from the host computation that reads it.
+      for (const Computation &reader : tree.computations) {
+        if (reader.nestId != host.nestId)
+          continue;
+        std::vector<const Access *> reads;
+        for (const Access &access : reader.accesses)
+          if (!access.isWrite && access.bufferId == comp.writtenBufferId)
+            reads.push_back(&access);
+        if (reads.empty())
+          continue;
+        std::vector<size_t> fused = host.fusionPositions();
+        double slice = 1;
+        for (auto [row, coefficients] : llvm::enumerate(reads.front()->matrix)) {
+          // The reads' offsets widen the slice (a stencil's halo).
+          int64_t low = coefficients.back(), high = low;
+          for (const Access *read : reads) {
+            if (row >= read->matrix.size() || read->matrix[row].empty())
+              continue;
+            low = std::min(low, read->matrix[row].back());
+            high = std::max(high, read->matrix[row].back());
+          }
+          double span = 1 + double(high - low);
+          for (auto [level, loopId] : llvm::enumerate(reader.loopIds)) {
+            if (level + 1 >= coefficients.size())
+              break;
+            int64_t size = std::max<int64_t>(tree.loops[loopId].extent, 1);
+            auto [nestId, p] = bandPosition[loopId];
+            if (nestId == host.nestId && llvm::is_contained(fused, size_t(p)))
+              size = host.tile[p];
+            span += std::fabs(double(coefficients[level])) * double(size - 1);
+          }
+          if (row < comp.writtenShape.size() && comp.writtenShape[row] > 0)
+            span = std::min(span, double(comp.writtenShape[row]));
+          slice *= span;
+        }
+        double elements = 1;
+        for (int64_t size : comp.writtenShape)
+          elements *= double(std::max<int64_t>(size, 1));
+        recomputation = std::max(1.0, tiles * slice / elements);
+        break;
+      }
+    }
+
+    bool vectorized = scheduled && nestPlan->vectorize;
+    v[scheduleFeature(ScheduleTiles)] = float(tiles);
+    v[scheduleFeature(ScheduleRegisterTiles)] = float(registerTiles);
+    v[scheduleFeature(ScheduleRecomputation)] = float(recomputation);
+    v[scheduleFeature(ScheduleIterations)] = float(iterations);
+    v[scheduleFeature(ScheduleInnerExtent)] =
+        inner >= 0 ? float(registerSize[inner]) : 0.0f;
+    v[scheduleFeature(ScheduleInnerContiguous)] = contiguous;
+    v[scheduleFeature(ScheduleVectorContiguous)] = vectorized && contiguous;
+    v[scheduleFeature(ScheduleParallelChunks)] = float(chunks);
+    v[scheduleFeature(ScheduleChunkIterations)] =
+        float(chunks > 0 ? iterations / chunks : iterations);
+    v[scheduleFeature(ScheduleTileFootprint)] = float(tileBytes);
+    v[scheduleFeature(ScheduleRegisterFootprint)] = float(registerBytes);
+  }
+}
+
 ProgramFeatures FeatureExtractor::extract(const SchedulePlan &plan) const {
   ProgramFeatures result;
   result.tree = buildTree(plan);
   result.values = base;
   tagLoops(plan, result.values);
+  deriveScheduleFeatures(plan, result.values);
   return result;
 }
 

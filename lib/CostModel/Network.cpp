@@ -415,6 +415,19 @@ T tuner::mapeLoss(const typename Network<T>::Matrix &predictions,
   return loss;
 }
 
+template <typename T>
+T tuner::logErrorLoss(const typename Network<T>::Matrix &predictions,
+                      const typename Network<T>::Matrix &targets,
+                      typename Network<T>::Matrix *grad) {
+  Eigen::Index n = predictions.cols();
+  auto difference = predictions.array().log() - targets.array().log();
+  T loss = difference.abs().sum() / T(n);
+  if (grad)
+    *grad =
+        (difference.sign() / predictions.array() / T(n)).matrix();
+  return loss;
+}
+
 namespace tuner {
 template class Network<float>;
 template class Network<double>;
@@ -424,4 +437,10 @@ template float mapeLoss<float>(const Network<float>::Matrix &,
 template double mapeLoss<double>(const Network<double>::Matrix &,
                                  const Network<double>::Matrix &,
                                  Network<double>::Matrix *);
+template float logErrorLoss<float>(const Network<float>::Matrix &,
+                                   const Network<float>::Matrix &,
+                                   Network<float>::Matrix *);
+template double logErrorLoss<double>(const Network<double>::Matrix &,
+                                     const Network<double>::Matrix &,
+                                     Network<double>::Matrix *);
 } // namespace tuner

@@ -148,6 +148,24 @@ T mapeLoss(const typename Network<T>::Matrix &predictions,
            const typename Network<T>::Matrix &targets,
            typename Network<T>::Matrix *grad);
 
+/// Mean absolute log error, mean |log(prediction) - log(target)| (both > 0);
+/// with `grad`, also its gradient with respect to the predictions.
+template <typename T>
+T logErrorLoss(const typename Network<T>::Matrix &predictions,
+               const typename Network<T>::Matrix &targets,
+               typename Network<T>::Matrix *grad);
+
+/// The loss `kind` (see TrainingLoss) of predictions against targets.
+template <typename T>
+T trainingLoss(TrainingLoss kind,
+               const typename Network<T>::Matrix &predictions,
+               const typename Network<T>::Matrix &targets,
+               typename Network<T>::Matrix *grad) {
+  return kind == TrainingLoss::MAPE
+             ? mapeLoss<T>(predictions, targets, grad)
+             : logErrorLoss<T>(predictions, targets, grad);
+}
+
 } // namespace tuner
 
 #endif // TUNER_LIB_COSTMODEL_NETWORK_H

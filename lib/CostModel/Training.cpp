@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 using namespace tuner;
 
@@ -62,6 +63,11 @@ tuner::featurizeDataset(const Dataset &dataset,
     if (found == index.end())
       return error("a sample of unknown program '" + sample.programId + "'");
     const ProgramRecord &program = dataset.programs[found->second];
+    if (sample.foreignLoad > kMaxTrainingForeignLoad ||
+        program.baselineForeignLoad > kMaxTrainingForeignLoad) {
+      ++skipped;
+      continue;
+    }
     if (unfit.count(program.id)) {
       ++skipped;
       continue;
@@ -181,15 +187,23 @@ std::map<size_t, double> predictGroups(const Network<float> &network,
   return result;
 }
 
-double groupsMAPE(const Network<float> &network,
-                  const std::vector<LabeledSchedule> &labeled,
-                  const std::vector<Group> &groups) {
+/// MAPE and the loss `kind` of the network on `groups`.
+std::pair<double, double> groupsErrors(const Network<float> &network,
+                                       const std::vector<LabeledSchedule> &l,
+                                       const std::vector<Group> &groups,
+                                       TrainingLoss kind) {
   std::vector<double> measured, predicted;
-  for (auto [i, prediction] : predictGroups(network, labeled, groups)) {
-    measured.push_back(labeled[i].speedup);
+  for (auto [i, prediction] : predictGroups(network, l, groups)) {
+    measured.push_back(l[i].speedup);
     predicted.push_back(prediction);
   }
-  return meanAbsolutePercentageError(measured, predicted);
+  double mape = meanAbsolutePercentageError(measured, predicted);
+  if (kind == TrainingLoss::MAPE)
+    return {mape, mape};
+  double sum = 0;
+  for (auto [y, p] : llvm::zip(measured, predicted))
+    sum += std::fabs(std::log(p) - std::log(y));
+  return {mape, sum / double(std::max<size_t>(measured.size(), 1))};
 }
 
 /// PyTorch's OneCycleLR (cosine annealing, three_phase=false, defaults
@@ -340,12 +354,14 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
 
   TrainingSummary summary;
   summary.seed = options.seed;
+  summary.loss = options.loss;
   summary.maxEpochs = options.epochs;
   summary.batchSize = options.batchSize;
   summary.patience = options.patience;
   summary.learningRate = options.learningRate;
   summary.weightDecay = options.weightDecay;
   double bestValidation = std::numeric_limits<double>::infinity();
+  double bestValidationMAPE = bestValidation;
   size_t step = 0;
   unsigned sinceBest = 0;
   for (unsigned epoch = 1; epoch <= options.epochs; ++epoch) {
@@ -360,7 +376,8 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
       Matrix predictions =
           network.forward(tree, inputs, batch.size(), &tape, &dropoutRng);
       Matrix grad;
-      float loss = mapeLoss<float>(predictions, targetsOfBatch, &grad);
+      float loss = trainingLoss<float>(options.loss, predictions,
+                                       targetsOfBatch, &grad);
       lossSum += double(loss) * double(batch.size());
       lossCount += batch.size();
       network.zeroGradients();
@@ -371,13 +388,15 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
     }
     EpochReport report;
     report.epoch = epoch;
-    report.trainMAPE = lossSum / double(std::max<size_t>(lossCount, 1));
-    report.validationMAPE = groupsMAPE(network, labeled, validationGroups);
+    report.trainLoss = lossSum / double(std::max<size_t>(lossCount, 1));
+    std::tie(report.validationMAPE, report.validationLoss) =
+        groupsErrors(network, labeled, validationGroups, options.loss);
     report.learningRate = rate;
-    report.best = report.validationMAPE < bestValidation;
+    report.best = report.validationLoss < bestValidation;
     summary.epochsRun = epoch;
     if (report.best) {
-      bestValidation = report.validationMAPE;
+      bestValidation = report.validationLoss;
+      bestValidationMAPE = report.validationMAPE;
       best = network;
       summary.bestEpoch = epoch;
       sinceBest = 0;
@@ -385,9 +404,9 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
       ++sinceBest;
     }
     onEpoch(report);
-    if (!std::isfinite(report.trainMAPE))
+    if (!std::isfinite(report.trainLoss))
       return error(llvm::formatv("training diverged at epoch {0} (the "
-                                 "training MAPE is not finite); try a lower "
+                                 "training loss is not finite); try a lower "
                                  "learning rate",
                                  epoch)
                        .str());
@@ -395,8 +414,9 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
       break;
   }
 
-  summary.trainMAPE = groupsMAPE(best, labeled, trainGroups);
-  summary.validationMAPE = bestValidation;
+  summary.trainMAPE =
+      groupsErrors(best, labeled, trainGroups, TrainingLoss::MAPE).first;
+  summary.validationMAPE = bestValidationMAPE;
   std::vector<double> measured, predicted;
   for (auto [i, prediction] : predictGroups(best, labeled, testGroups)) {
     measured.push_back(labeled[i].speedup);

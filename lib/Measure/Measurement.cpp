@@ -36,13 +36,16 @@ Measurement Measurement::failure(Status status, std::string message) {
 }
 
 llvm::json::Value Measurement::toJSON() const {
-  return Object{{"status", statusName(status)},
+  Object object{{"status", statusName(status)},
                 {"min_seconds", minSeconds},
                 {"median_seconds", medianSeconds},
                 {"max_seconds", maxSeconds},
                 {"repetitions", int64_t(repetitions)},
                 {"speedup", speedup},
                 {"message", message}};
+  if (foreignLoad >= 0)
+    object["foreign_load"] = foreignLoad;
+  return object;
 }
 
 llvm::Expected<Measurement>
@@ -82,5 +85,12 @@ Measurement::fromJSON(const llvm::json::Value &json) {
     return llvm::createStringError(
         "measurement: missing or non-string field 'message'");
   result.message = message->str();
+  if (const llvm::json::Value *load = object->get("foreign_load")) {
+    std::optional<double> value = load->getAsNumber();
+    if (!value)
+      return llvm::createStringError(
+          "measurement: non-numeric field 'foreign_load'");
+    result.foreignLoad = *value;
+  }
   return result;
 }

@@ -35,7 +35,9 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 using namespace mlir;
 using namespace tuner;
@@ -578,6 +580,24 @@ Measurer::Compiled Measurer::compile(const std::string &moduleText,
 
 Measurement Measurer::run(const Compiled &compiled,
                           std::string &outputs) const {
+  Measurement best = runOnce(compiled, outputs);
+  for (unsigned retry = 0; retry < options.contentionRetries && best.ok() &&
+                           best.foreignLoad > options.maxForeignLoad;
+       ++retry) {
+    // Another process shared the cores: wait for it, then time again.
+    std::this_thread::sleep_for(std::chrono::milliseconds(500 << retry));
+    std::string againOutputs;
+    Measurement again = runOnce(compiled, againOutputs);
+    if (again.ok() && again.foreignLoad < best.foreignLoad) {
+      best = std::move(again);
+      outputs = std::move(againOutputs);
+    }
+  }
+  return best;
+}
+
+Measurement Measurer::runOnce(const Compiled &compiled,
+                              std::string &outputs) const {
   auto pathFor = [&](llvm::StringRef suffix) {
     llvm::SmallString<256> path(workDir);
     llvm::sys::path::append(path, compiled.stem + suffix);
@@ -650,6 +670,8 @@ Measurement Measurer::run(const Compiled &compiled,
   measurement.medianSeconds = *medianSeconds;
   measurement.maxSeconds = *maxSeconds;
   measurement.repetitions = unsigned(*repetitions);
+  if (std::optional<double> load = object->getNumber("foreign_load"))
+    measurement.foreignLoad = *load;
   return measurement;
 }
 

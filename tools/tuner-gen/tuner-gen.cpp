@@ -346,6 +346,7 @@ llvm::Error Generation::record(DatasetWriter &writer, const std::string &id,
   if (measurement.ok()) {
     sample.speedup = measurement.speedup;
     sample.medianSeconds = measurement.medianSeconds;
+    sample.foreignLoad = measurement.foreignLoad;
   } else {
     sample.message = measurement.message.substr(0, 2000);
   }
@@ -442,6 +443,7 @@ llvm::Error Generation::runProgram(unsigned index, DatasetWriter &writer,
         generatorOptions.maxElements, generatorOptions.maxWork,
         generatorOptions.maxComputations);
     record.baselineSeconds = baseline;
+    record.baselineForeignLoad = (*measurer)->baseline().foreignLoad;
     record.target = fingerprint;
     if (llvm::Error error = writer.add(record))
       return error;

@@ -24,9 +24,14 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include <dlfcn.h>
+#include <fstream>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <sched.h>
 
 using namespace tuner;
@@ -176,6 +181,32 @@ int main(int argc, char **argv) {
 
   llvm::json::Object report{{"repetitions", int64_t(repetitions)}};
   if (repetitions > 0) {
+    // What other processes ran meanwhile: the machine's busy CPU time
+    // (/proc/stat) less this process's own (every thread, OpenMP's too),
+    // over the wall time, in cores. Absent where /proc/stat is not.
+    auto machineBusySeconds = []() -> std::optional<double> {
+      std::ifstream stat("/proc/stat");
+      std::string cpu;
+      unsigned long long user, nice, system, idle, iowait, irq, softirq,
+          steal;
+      if (!(stat >> cpu >> user >> nice >> system >> idle >> iowait >> irq >>
+            softirq >> steal) ||
+          cpu != "cpu")
+        return std::nullopt;
+      return double(user + nice + system + irq + softirq + steal) /
+             double(sysconf(_SC_CLK_TCK));
+    };
+    auto ownSeconds = [] {
+      struct rusage usage;
+      getrusage(RUSAGE_SELF, &usage);
+      auto seconds = [](const struct timeval &t) {
+        return double(t.tv_sec) + double(t.tv_usec) * 1e-6;
+      };
+      return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+    };
+    std::optional<double> busyBefore = machineBusySeconds();
+    double ownBefore = ownSeconds();
+    auto wallBefore = std::chrono::steady_clock::now();
     using Clock = std::chrono::steady_clock;
     auto timeCalls = [&](uint64_t calls) {
       Clock::time_point start = Clock::now();
@@ -202,6 +233,13 @@ int main(int argc, char **argv) {
     report["median_seconds"] = summary.medianSeconds;
     report["max_seconds"] = summary.maxSeconds;
     report["calls_per_repetition"] = int64_t(calls);
+    std::optional<double> busyAfter = machineBusySeconds();
+    double wall = std::chrono::duration<double>(
+                      std::chrono::steady_clock::now() - wallBefore)
+                      .count();
+    if (busyBefore && busyAfter && wall > 0)
+      report["foreign_load"] = std::max(
+          0.0, (*busyAfter - *busyBefore - (ownSeconds() - ownBefore)) / wall);
   }
   llvm::outs() << llvm::json::Value(std::move(report)) << "\n";
   llvm::outs().flush();

@@ -102,9 +102,15 @@ static cl::opt<double> weightDecayOption("weight-decay",
                                          cl::desc("AdamW weight decay"),
                                          cl::init(kDefaults.weightDecay),
                                          cl::cat(toolCategory));
+static cl::opt<std::string> lossOption(
+    "loss",
+    cl::desc("What training minimizes: 'mape' (the paper's mean absolute "
+             "percentage error) or 'log' (mean absolute log error)"),
+    cl::init(std::string(trainingLossName(kDefaults.loss))),
+    cl::cat(toolCategory));
 static cl::opt<unsigned> patienceOption(
     "patience",
-    cl::desc("Stop after this many epochs without a better validation MAPE"),
+    cl::desc("Stop after this many epochs without a better validation loss"),
     cl::init(kDefaults.patience), cl::cat(toolCategory));
 static cl::list<unsigned>
     hiddenOption("hidden",
@@ -194,6 +200,11 @@ static Error train() {
   options.learningRate = learningRateOption;
   options.weightDecay = weightDecayOption;
   options.patience = patienceOption;
+  std::optional<TrainingLoss> loss = parseTrainingLoss(lossOption);
+  if (!loss)
+    return error("--loss: unknown loss '" + lossOption +
+                 "' (expected 'mape' or 'log')");
+  options.loss = *loss;
   if (!hiddenOption.empty())
     options.shape.computationLayers.assign(hiddenOption.begin(),
                                            hiddenOption.end());
@@ -217,9 +228,10 @@ static Error train() {
   Expected<CostModel> model = trainCostModel(
       *dataset, datasetOption, options, [&](const EpochReport &report) {
         llvm::outs() << llvm::formatv(
-            "epoch {0,4}/{1}  train MAPE {2}  validation MAPE {3}  lr {4}{5}\n",
-            report.epoch, options.epochs, fixed(report.trainMAPE),
-            fixed(report.validationMAPE),
+            "epoch {0,4}/{1}  train loss {2}  validation loss {3} (MAPE {4})  "
+            "lr {5}{6}\n",
+            report.epoch, options.epochs, fixed(report.trainLoss),
+            fixed(report.validationLoss), fixed(report.validationMAPE),
             llvm::format("%.2e", report.learningRate),
             report.best ? "  *" : "");
         llvm::outs().flush();

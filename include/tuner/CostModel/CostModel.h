@@ -53,9 +53,23 @@ struct NetworkShape {
   }
 };
 
+/// What training minimizes.
+enum class TrainingLoss {
+  /// Mean absolute percentage error, |p - y| / y (the paper's loss).
+  MAPE,
+  /// Mean absolute log error, |log p - log y|: symmetric in speedups and
+  /// slowdowns, so that predictions do not shrink toward zero when many
+  /// schedules are slowdowns.
+  LogError,
+};
+/// "mape" or "log".
+llvm::StringRef trainingLossName(TrainingLoss loss);
+std::optional<TrainingLoss> parseTrainingLoss(llvm::StringRef name);
+
 /// How a model was trained and how well it did.
 struct TrainingSummary {
   uint64_t seed = 0;
+  TrainingLoss loss = TrainingLoss::MAPE;
   unsigned maxEpochs = 0, epochsRun = 0, bestEpoch = 0;
   unsigned batchSize = 0, patience = 0;
   double learningRate = 0, weightDecay = 0;

@@ -13,10 +13,13 @@
 // skip with a warning and writers remove when they reopen the file.
 //
 //   programs*.jsonl: {"id", "generator", "target", "baseline_seconds",
-//                     "mlir", "tree": ProgramTree::toJSON(),
-//                     "space": Space::toJSON()}
+//                     "baseline_foreign_load"?, "mlir",
+//                     "tree": ProgramTree::toJSON(), "space": Space::toJSON()}
 //   samples*.jsonl:  {"program", "config": Config::toJSON(space), "status",
-//                     "speedup", "median_seconds", "message"}
+//                     "speedup", "median_seconds", "foreign_load"?,
+//                     "message"}
+// The foreign loads (cores other processes kept busy while the harness
+// timed, see Measurement::foreignLoad) are absent in older datasets.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +45,7 @@ struct ProgramRecord {
   std::string mlir;      ///< The program's IR (a module with one function).
   std::string generator; ///< What made it, e.g. "random-linalg seed=7".
   double baselineSeconds = 0; ///< Median of the untransformed program.
+  double baselineForeignLoad = -1; ///< Negative: unknown.
   std::string target;         ///< Fingerprint of the measuring machine.
 };
 
@@ -54,6 +58,7 @@ struct SampleRecord {
   std::string status;
   double speedup = 0;       ///< Baseline median / median; 0 unless ok.
   double medianSeconds = 0; ///< 0 unless ok.
+  double foreignLoad = -1;  ///< Negative: unknown.
   std::string message;      ///< Why it failed (shortened); empty if ok.
 };
 

@@ -45,6 +45,12 @@ enum ComputationFeature : unsigned {
 #include "tuner/CostModel/Features.def"
   kNumComputationFeatures
 };
+/// Schedule-derived computation-wide features, in layout order.
+enum ScheduleFeature : unsigned {
+#define TUNER_SCHEDULE_FEATURE(Name, key, kind, description) Schedule##Name,
+#include "tuner/CostModel/Features.def"
+  kNumScheduleFeatures
+};
 /// Features of one access slot before its matrix, in layout order.
 enum AccessFeature : unsigned {
 #define TUNER_ACCESS_FEATURE(Name, key, kind, description) Access##Name,
@@ -58,8 +64,9 @@ constexpr unsigned kAccessSlotSize =
 constexpr unsigned kLoopBlockOffset = 0;
 constexpr unsigned kWrittenShapeOffset = kMaxLoopLevels * kNumLoopFeatures;
 constexpr unsigned kComputationOffset = kWrittenShapeOffset + kMaxBufferRank;
-constexpr unsigned kAccessBlockOffset =
+constexpr unsigned kScheduleOffset =
     kComputationOffset + kNumComputationFeatures;
+constexpr unsigned kAccessBlockOffset = kScheduleOffset + kNumScheduleFeatures;
 /// Entries of one computation vector.
 constexpr unsigned kNumFeatures =
     kAccessBlockOffset + kMaxAccesses * kAccessSlotSize;
@@ -72,6 +79,9 @@ constexpr unsigned writtenSize(unsigned dim) {
 }
 constexpr unsigned computationFeature(ComputationFeature feature) {
   return kComputationOffset + feature;
+}
+constexpr unsigned scheduleFeature(ScheduleFeature feature) {
+  return kScheduleOffset + feature;
 }
 constexpr unsigned accessFeature(unsigned slot, AccessFeature feature) {
   return kAccessBlockOffset + slot * kAccessSlotSize + feature;
@@ -156,6 +166,9 @@ private:
   explicit FeatureExtractor(const ProgramTree &tree) : tree(tree) {}
   FeatureTree buildTree(const SchedulePlan &plan) const;
   void tagLoops(const SchedulePlan &plan, std::vector<float> &values) const;
+  /// The TUNER_SCHEDULE_FEATUREs and the accesses' inner strides.
+  void deriveScheduleFeatures(const SchedulePlan &plan,
+                              std::vector<float> &values) const;
 
   ProgramTree tree;
   /// Schedule-independent computation vectors.

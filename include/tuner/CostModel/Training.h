@@ -1,9 +1,10 @@
 //===- Training.h - Training and evaluating cost models ---------*- C++ -*-===//
 //
-// Training as in the paper (appendix A.1): MAPE loss, AdamW with decoupled
-// weight decay, a one-cycle learning-rate schedule, batches of schedules of
-// one program (one tree shape), train/validation/test split by program,
-// early stopping on the validation MAPE. Deterministic for a given seed.
+// Training as in the paper (appendix A.1): MAPE loss (or, as an option, the
+// mean absolute log error), AdamW with decoupled weight decay, a one-cycle
+// learning-rate schedule, batches of schedules of one program (one tree
+// shape), train/validation/test split by program, early stopping on the
+// validation loss. Deterministic for a given seed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +24,7 @@ namespace tuner {
 struct TrainingOptions {
   NetworkShape shape;
   uint64_t seed = 1;
+  TrainingLoss loss = TrainingLoss::MAPE;
   /// Length of the one-cycle schedule; training may stop earlier.
   unsigned epochs = 200;
   /// Schedules per batch (all of one program and tree shape).
@@ -31,7 +33,7 @@ struct TrainingOptions {
   double learningRate = 1e-3;
   /// AdamW's decoupled weight decay.
   double weightDecay = 0.0075;
-  /// Stop after this many epochs without a better validation MAPE.
+  /// Stop after this many epochs without a better validation loss.
   unsigned patience = 30;
 
   /// Fails on zero epochs, batch size or patience, a learning rate that is
@@ -42,12 +44,13 @@ struct TrainingOptions {
 /// What one epoch did.
 struct EpochReport {
   unsigned epoch = 0; ///< 1-based.
-  /// Mean MAPE of the epoch's training batches (with dropout).
-  double trainMAPE = 0;
-  double validationMAPE = 0;
+  /// Mean loss of the epoch's training batches (with dropout).
+  double trainLoss = 0;
+  /// Loss and MAPE on the validation programs.
+  double validationLoss = 0, validationMAPE = 0;
   /// The learning rate at the end of the epoch.
   double learningRate = 0;
-  /// Whether the validation MAPE is the best so far (the weights kept).
+  /// Whether the validation loss is the best so far (the weights kept).
   bool best = false;
 };
 
@@ -58,9 +61,15 @@ struct LabeledSchedule {
   double speedup = 0;
 };
 
+/// Timings during which other processes kept more cores busy than this (on
+/// average) are left out of training and evaluation: their speedups are
+/// not the schedule's. The measurer's own threshold (MeasureOptions).
+constexpr double kMaxTrainingForeignLoad = 0.5;
+
 /// Featurizes the "ok" samples with a positive speedup of the programs of
-/// `dataset` (only those in `programs`, when given); `skipped` counts the
-/// other samples. Fails, naming the program, when a sample's config cannot
+/// `dataset` (only those in `programs`, when given), but for those timed,
+/// or whose baseline was timed, beside another busy process (see
+/// kMaxTrainingForeignLoad); `skipped` counts the other samples. Fails, naming the program, when a sample's config cannot
 /// be planned, or when a program does not fit the feature layout and
 /// `excluded` is null; with `excluded`, such programs are left out (their
 /// samples counted in `skipped`) and each gets a line there saying why.

@@ -44,6 +44,9 @@ struct Measurement {
   double medianSeconds = 0;
   double maxSeconds = 0;
   unsigned repetitions = 0;
+  /// Cores that other processes kept busy, on average, while the harness
+  /// timed (from /proc/stat); negative when unknown.
+  double foreignLoad = -1;
   /// Baseline median / candidate median; 0 unless the status is Ok.
   double speedup = 0;
   /// Why it failed (first mismatch, compiler errors, signal), else empty.
@@ -54,9 +57,10 @@ struct Measurement {
   static Measurement failure(Status status, std::string message);
 
   /// {"status", "min_seconds", "median_seconds", "max_seconds",
-  ///  "repetitions", "speedup", "message"}.
+  ///  "repetitions", "speedup", "message", "foreign_load" (when known)}.
   llvm::json::Value toJSON() const;
-  /// Reads what toJSON writes; a missing or mistyped field is an error.
+  /// Reads what toJSON writes; a missing or mistyped field is an error,
+  /// but for "foreign_load" (unknown when missing: older records).
   static llvm::Expected<Measurement> fromJSON(const llvm::json::Value &json);
 };
 

@@ -59,6 +59,11 @@ struct MeasureOptions {
   int pinCore = -1;
   /// Seed of the random inputs.
   uint64_t seed = 1;
+  /// A timing during which other processes kept more than this many cores
+  /// busy, on average, is taken again (after a pause), up to
+  /// `contentionRetries` times; the least disturbed one is kept.
+  double maxForeignLoad = 0.5;
+  unsigned contentionRetries = 3;
   /// Length of the longest reduction a schedule may reorder, for the float
   /// tolerance; 0 estimates it from the original module.
   int64_t reductionLength = 0;
@@ -118,7 +123,10 @@ private:
   Compiled compile(const std::string &moduleText,
                    const std::string &stem) const;
   /// Runs the harness on a compiled candidate; fills `outputs` on success.
+  /// Runs the harness, again when other processes disturbed the timing
+  /// (see MeasureOptions::maxForeignLoad).
   Measurement run(const Compiled &compiled, std::string &outputs) const;
+  Measurement runOnce(const Compiled &compiled, std::string &outputs) const;
   std::string newStem();
 
   MeasureOptions options;

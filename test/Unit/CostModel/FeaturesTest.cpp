@@ -224,6 +224,75 @@ TEST(FeaturesTest, FusionMovesTheProducerIntoTheConsumersTiles) {
   EXPECT_TRUE(node->computations.empty());
 }
 
+TEST(FeaturesTest, ScheduleFeaturesRestateWhatTheTagsImply) {
+  ProgramTree tree = fillMatmul(16, 8, 32);
+  Space space = spaceOf(tree);
+  ProgramFeatures plain = extract(tree, space, space.defaultConfig());
+  // Untouched matmul: the innermost loop is k (32 iterations); A[i, k]
+  // moves by one element, B[k, j] by a row of 8, C not at all.
+  EXPECT_EQ(feature(plain, 1, "iterations"), 16 * 8 * 32);
+  EXPECT_EQ(feature(plain, 1, "inner_extent"), 32);
+  EXPECT_EQ(feature(plain, 1, "access0.inner_stride"), 1);
+  EXPECT_EQ(feature(plain, 1, "access1.inner_stride"), 8);
+  EXPECT_EQ(feature(plain, 1, "access2.inner_stride"), 0);
+  EXPECT_EQ(feature(plain, 1, "inner_contiguous"), 0);
+  EXPECT_EQ(feature(plain, 1, "parallel_chunks"), 0);
+  EXPECT_EQ(feature(plain, 1, "chunk_iterations"), 16 * 8 * 32);
+  EXPECT_EQ(feature(plain, 1, "tiles"), 1);
+  EXPECT_EQ(feature(plain, 1, "recomputation"), 1);
+  // Whole arrays: A 16x32, B 32x8, C 16x8 read and written, 4 bytes each.
+  EXPECT_EQ(feature(plain, 1, "tile_footprint"),
+            4 * (16 * 32 + 32 * 8 + 2 * 16 * 8));
+
+  ProgramFeatures tiled =
+      extract(tree, space,
+              configOf(space, {{"matmul.tile.l0", integer(4)},
+                               {"matmul.tile.l2", integer(8)},
+                               {"matmul.rtile.l2", integer(2)},
+                               {"matmul.parallel", boolean(true)}}));
+  // i is distributed: 16 / 4 chunks; k runs 2 at a time innermost.
+  EXPECT_EQ(feature(tiled, 1, "parallel_chunks"), 4);
+  EXPECT_EQ(feature(tiled, 1, "chunk_iterations"), 16 * 8 * 32 / 4);
+  EXPECT_EQ(feature(tiled, 1, "inner_extent"), 2);
+  EXPECT_EQ(feature(tiled, 1, "tiles"), 4 * 4);
+  EXPECT_EQ(feature(tiled, 1, "register_tiles"), 4 * 16);
+  // A cache tile: A 4x8, B 8x8, C 4x8 twice; a register tile: k = 2.
+  EXPECT_EQ(feature(tiled, 1, "tile_footprint"),
+            4 * (4 * 8 + 8 * 8 + 2 * 4 * 8));
+  EXPECT_EQ(feature(tiled, 1, "register_footprint"),
+            4 * (4 * 2 + 2 * 8 + 2 * 4 * 8));
+}
+
+TEST(FeaturesTest, FusionRecomputationCountsTheHostsTiles) {
+  // A 3-point stencil reads a producer's result: fused into 4-wide tiles,
+  // each tile recomputes 6 of the producer's points.
+  TreeBuilder b("stencil");
+  int in = b.buffer({64}), mid = b.buffer({66}), out = b.buffer({64});
+  OpCounts ops;
+  ops.add = 1;
+  int producer =
+      b.nest("producer", {66}, {false}, mid,
+             {TreeBuilder::access(in, {0}, 1),
+              TreeBuilder::access(mid, {0}, 1, true)},
+             ops);
+  Access shifted = TreeBuilder::access(mid, {0}, 1);
+  std::vector<Access> reads = {TreeBuilder::access(mid, {0}, 1), shifted,
+                               shifted, TreeBuilder::access(out, {0}, 1, true)};
+  reads[1].matrix[0].back() = 1;
+  reads[2].matrix[0].back() = 2;
+  int consumer = b.nest("consumer", {64}, {false}, out, reads, ops);
+  b.edge(producer, consumer, mid, /*intoInit=*/false);
+  Space space = spaceOf(b.tree);
+  Config config = configOf(space, {{"consumer.tile.l0", integer(4)}});
+  std::optional<size_t> fuse = space.indexOf("fuse.producer.consumer");
+  ASSERT_TRUE(fuse.has_value());
+  config[*fuse] = boolean(true);
+  ProgramFeatures f = extract(b.tree, space, config);
+  EXPECT_EQ(feature(f, 0, "tiles"), 16);
+  EXPECT_FLOAT_EQ(feature(f, 0, "recomputation"), 16.0f * 6 / 66);
+  EXPECT_EQ(feature(f, 1, "recomputation"), 1);
+}
+
 TEST(FeaturesTest, AffineInterchangeTilingUnrollingAndParallelism) {
   TreeBuilder b("copy");
   int in = b.buffer({32, 16}), out = b.buffer({32, 16});

@@ -120,6 +120,32 @@ TEST(NetworkTest, LossGradient) {
   EXPECT_DOUBLE_EQ(grad(0, 2), -1.0 / 12);
 }
 
+TEST(NetworkTest, LogErrorLossGradient) {
+  MatrixD predictions(1, 3), targets(1, 3), grad;
+  predictions << 2.0, 0.5, 4.0;
+  targets << 1.0, 1.0, 4.0;
+  double loss = logErrorLoss<double>(predictions, targets, &grad);
+  // Speedup and slowdown by the same factor cost the same.
+  EXPECT_DOUBLE_EQ(loss, 2 * std::log(2.0) / 3);
+  EXPECT_DOUBLE_EQ(grad(0, 0), 1.0 / 2.0 / 3);
+  EXPECT_DOUBLE_EQ(grad(0, 1), -1.0 / 0.5 / 3);
+  EXPECT_DOUBLE_EQ(grad(0, 2), 0);
+  // Against a central difference where the loss is smooth.
+  for (Eigen::Index i = 0; i < 2; ++i) {
+    const double h = 1e-7;
+    MatrixD up = predictions, down = predictions;
+    up(0, i) += h;
+    down(0, i) -= h;
+    double numeric = (logErrorLoss<double>(up, targets, nullptr) -
+                      logErrorLoss<double>(down, targets, nullptr)) /
+                     (2 * h);
+    EXPECT_NEAR(grad(0, i), numeric, 1e-6) << i;
+  }
+  EXPECT_EQ(trainingLoss<double>(TrainingLoss::LogError, predictions, targets,
+                                 nullptr),
+            loss);
+}
+
 TEST(NetworkTest, BatchedForwardEqualsOneSampleAtATime) {
   FeatureTree tree = mixedTree();
   const unsigned batch = 4, comps = tree.numComputations;

@@ -65,6 +65,10 @@ TEST(TrainingTest, LearnsAndIsDeterministic) {
   failed.status = "timeout";
   failed.speedup = 0;
   dataset.samples.push_back(failed);
+  // So are timings disturbed by another busy process.
+  SampleRecord disturbed = dataset.samples.front();
+  disturbed.foreignLoad = 1.5;
+  dataset.samples.push_back(disturbed);
 
   std::vector<EpochReport> reports;
   llvm::Expected<CostModel> model =
@@ -74,7 +78,7 @@ TEST(TrainingTest, LearnsAndIsDeterministic) {
   ASSERT_EQ(reports.size(), 25u);
   EXPECT_EQ(reports.front().epoch, 1u);
   // The model learns: training error falls well below where it starts.
-  EXPECT_LT(reports.back().trainMAPE, 0.7 * reports.front().trainMAPE);
+  EXPECT_LT(reports.back().trainLoss, 0.7 * reports.front().trainLoss);
   const TrainingSummary &training = model->getTraining();
   EXPECT_EQ(training.epochsRun, 25u);
   EXPECT_GE(training.bestEpoch, 1u);
@@ -84,7 +88,7 @@ TEST(TrainingTest, LearnsAndIsDeterministic) {
   EXPECT_EQ(model->getTarget(), "test-cpu");
   const DatasetSummary &summary = model->getDataset();
   EXPECT_EQ(summary.programs, 6u);
-  EXPECT_EQ(summary.skippedSamples, 1u);
+  EXPECT_EQ(summary.skippedSamples, 2u);
   EXPECT_EQ(summary.trainPrograms.size() + summary.validationPrograms.size() +
                 summary.testPrograms.size(),
             6u);
@@ -108,6 +112,19 @@ TEST(TrainingTest, LearnsAndIsDeterministic) {
   ASSERT_TRUE(bool(evaluation)) << llvm::toString(evaluation.takeError());
   EXPECT_NEAR(evaluation->overall.mape, training.testMAPE, 1e-6);
   EXPECT_EQ(evaluation->perProgram.size(), summary.testPrograms.size());
+}
+
+TEST(TrainingTest, DisturbedBaselinesLeaveTheirProgramsOut) {
+  Dataset dataset = syntheticDataset(4, 6, 3);
+  dataset.programs.front().baselineForeignLoad = 0.9;
+  unsigned skipped = 0;
+  llvm::Expected<std::vector<LabeledSchedule>> labeled =
+      featurizeDataset(dataset, nullptr, skipped);
+  ASSERT_TRUE(bool(labeled)) << llvm::toString(labeled.takeError());
+  EXPECT_EQ(labeled->size(), 3u * 6);
+  EXPECT_EQ(skipped, 6u);
+  for (const LabeledSchedule &schedule : *labeled)
+    EXPECT_NE(schedule.program, dataset.programs.front().id);
 }
 
 TEST(TrainingTest, EarlyStoppingAndBadOptions) {

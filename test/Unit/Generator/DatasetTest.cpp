@@ -55,6 +55,7 @@ protected:
     record.mlir = "func.func @program() {\n  return\n}\n";
     record.generator = "random-linalg seed=3";
     record.baselineSeconds = 0.0125;
+    record.baselineForeignLoad = 0.125;
     record.target = "skylake-avx512;2 cores";
     return record;
   }
@@ -67,6 +68,7 @@ protected:
     record.status = ok ? "ok" : "wrong_result";
     record.speedup = ok ? 1.5 : 0;
     record.medianSeconds = ok ? 0.008 : 0;
+    record.foreignLoad = ok ? 0.25 : -1;
     record.message = ok ? "" : "output #0 differs at [3, 1]";
     return record;
   }
@@ -128,6 +130,7 @@ TEST_F(DatasetTest, RoundTrip) {
   EXPECT_EQ(p.generator, expected.generator);
   EXPECT_EQ(p.target, expected.target);
   EXPECT_EQ(p.baselineSeconds, 0.0125);
+  EXPECT_EQ(p.baselineForeignLoad, 0.125);
   EXPECT_EQ(p.tree.toJSON(), expected.tree.toJSON());
   EXPECT_EQ(p.space.toJSON(), space.toJSON());
 
@@ -137,8 +140,13 @@ TEST_F(DatasetTest, RoundTrip) {
   EXPECT_EQ(ok.status, "ok");
   EXPECT_EQ(ok.speedup, 1.5);
   EXPECT_EQ(ok.medianSeconds, 0.008);
+  EXPECT_EQ(ok.foreignLoad, 0.25);
   const SampleRecord &failed = dataset->samples[1];
   EXPECT_EQ(failed.status, "wrong_result");
+  // Unknown foreign load (older datasets): no field, read back as unknown.
+  EXPECT_EQ(failed.foreignLoad, -1);
+  EXPECT_EQ(readText("samples-s0-of-1.jsonl").find("\"foreign_load\":-1"),
+            std::string::npos);
   EXPECT_EQ(failed.speedup, 0);
   EXPECT_EQ(failed.message, "output #0 differs at [3, 1]");
 
