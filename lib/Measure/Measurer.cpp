@@ -206,9 +206,9 @@ static std::string findClang(llvm::StringRef requested) {
   return "";
 }
 
-static std::string findHarness(llvm::StringRef requested) {
-  if (!requested.empty())
-    return requested.str();
+std::string tuner::findHarness(const MeasureOptions &options) {
+  if (!options.harnessPath.empty())
+    return options.harnessPath;
   std::string self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
   if (!self.empty()) {
     llvm::SmallString<256> sibling(llvm::sys::path::parent_path(self));
@@ -331,7 +331,7 @@ llvm::Error Measurer::initialize(ModuleOp original, llvm::StringRef function,
     return llvm::createStringError(
         "cannot find clang-22 or clang; set the compiler path");
   libomp = findLibomp(clang);
-  harness = findHarness(options.harnessPath);
+  harness = findHarness(options);
   if (harness.empty())
     return llvm::createStringError(
         "cannot find the harness 'tuner-run' next to this program or on "

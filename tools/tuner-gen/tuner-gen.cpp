@@ -617,6 +617,12 @@ int main(int argc, char **argv) {
   measureOptions.minRepetitionSeconds = minTime;
   measureOptions.timeoutSeconds = timeout;
   measureOptions.jobs = jobs;
+  // Once, now: a rebuild during a long run must not lose the harness (every
+  // later program would be skipped).
+  measureOptions.harnessPath = findHarness(measureOptions);
+  if (measureOptions.harnessPath.empty())
+    return fail("cannot find the harness 'tuner-run' next to tuner-gen or on "
+                "PATH");
 
   std::string suffix =
       llvm::formatv("-s{0}-of-{1}", shardIndex, shardCount).str();

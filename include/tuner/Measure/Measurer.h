@@ -79,6 +79,12 @@ struct MeasureOptions {
   std::string harnessPath;
 };
 
+/// The harness a Measurer with `options` runs: options.harnessPath, else
+/// tuner-run next to the running executable, else on PATH; empty when none
+/// is found. Long runs resolve it once, at their start: a rebuild that
+/// replaces the running executable hides its folder from later lookups.
+std::string findHarness(const MeasureOptions &options);
+
 class Measurer {
 public:
   /// Checks that `function` in `original` can be fed by the harness (static
