@@ -437,6 +437,13 @@ void FeatureExtractor::tagLoops(const SchedulePlan &plan,
   }
 }
 
+/// Iterations of a loop of `extent` stepping by `step` (0: by 1).
+static double trips(int64_t extent, int64_t step) {
+  extent = std::max<int64_t>(extent, 1);
+  step = std::max<int64_t>(step, 1);
+  return double((extent + step - 1) / step);
+}
+
 void FeatureExtractor::deriveScheduleFeatures(
     const SchedulePlan &plan, std::vector<float> &values) const {
   for (auto [c, comp] : llvm::enumerate(tree.computations)) {
@@ -482,25 +489,21 @@ void FeatureExtractor::deriveScheduleFeatures(
           inner = int(level);
     }
 
-    // Parallel chunks: the host's parallel loops, for a fused nest too.
+    // The nest the computation runs in after fusion.
+    const NestPlan *host =
+        nestPlan ? &plan.nests[plan.hostOf(nestPlan->nestId)] : nullptr;
+
+    // Parallel chunks: the host's parallel loops (an scf.forall over tiles,
+    // or one affine loop, tiled or not), for a fused nest too.
     double chunks = 0;
-    if (nestPlan) {
-      const NestPlan &host = plan.nests[plan.hostOf(nestPlan->nestId)];
-      auto trips = [&](size_t p) {
-        int64_t e = std::max<int64_t>(host.extents[p], 1);
-        int64_t t = host.tile[p] != 0 ? host.tile[p] : e;
-        return double((e + t - 1) / t);
-      };
-      if (host.parallel && host.source == NestSource::Linalg) {
-        std::vector<size_t> forall = host.forallPositions();
-        if (!forall.empty()) {
-          chunks = 1;
-          for (size_t p : forall)
-            chunks *= trips(p);
-        }
-      } else if (host.parallelPosition() >= 0) {
-        size_t p = size_t(host.parallelPosition());
-        chunks = host.tile[p] != 0 ? trips(p) : double(host.extents[p]);
+    if (host) {
+      std::vector<size_t> parallelPositions = host->forallPositions();
+      if (host->parallelPosition() >= 0)
+        parallelPositions.push_back(size_t(host->parallelPosition()));
+      if (!parallelPositions.empty()) {
+        chunks = 1;
+        for (size_t p : parallelPositions)
+          chunks *= trips(host->extents[p], host->tile[p]);
       }
     }
 
@@ -548,24 +551,21 @@ void FeatureExtractor::deriveScheduleFeatures(
     }
 
     // How often the tile bodies run, and how much fusion recomputes.
-    auto ceilDiv = [](int64_t a, int64_t b) {
-      return double((a + std::max<int64_t>(b, 1) - 1) / std::max<int64_t>(b, 1));
-    };
     double tiles = 1, registerTiles = 1, recomputation = 1;
     if (scheduled) {
       for (size_t level = 0; level < depth; ++level) {
-        tiles *= ceilDiv(extent[level], tileSize[level]);
-        registerTiles *= ceilDiv(extent[level], registerSize[level]);
+        tiles *= trips(extent[level], tileSize[level]);
+        registerTiles *= trips(extent[level], registerSize[level]);
       }
     } else if (nestPlan && nestPlan->fusedInto >= 0) {
-      const NestPlan &host = plan.nests[plan.hostOf(nestPlan->nestId)];
-      for (size_t p : host.fusionPositions())
-        tiles *= ceilDiv(host.extents[p], host.tile[p]);
+      std::vector<size_t> fused = host->fusionPositions();
+      for (size_t p : fused)
+        tiles *= trips(host->extents[p], host->tile[p]);
       registerTiles = tiles;
       // The slice of this computation's result that one host tile reads,
       // from the host computation that reads it.
       for (const Computation &reader : tree.computations) {
-        if (reader.nestId != host.nestId)
+        if (reader.nestId != host->nestId)
           continue;
         std::vector<const Access *> reads;
         for (const Access &access : reader.accesses)
@@ -573,7 +573,6 @@ void FeatureExtractor::deriveScheduleFeatures(
             reads.push_back(&access);
         if (reads.empty())
           continue;
-        std::vector<size_t> fused = host.fusionPositions();
         double slice = 1;
         for (auto [row, coefficients] : llvm::enumerate(reads.front()->matrix)) {
           // The reads' offsets widen the slice (a stencil's halo).
@@ -590,8 +589,8 @@ void FeatureExtractor::deriveScheduleFeatures(
               break;
             int64_t size = std::max<int64_t>(tree.loops[loopId].extent, 1);
             auto [nestId, p] = bandPosition[loopId];
-            if (nestId == host.nestId && llvm::is_contained(fused, size_t(p)))
-              size = host.tile[p];
+            if (nestId == host->nestId && llvm::is_contained(fused, size_t(p)))
+              size = host->tile[p];
             span += std::fabs(double(coefficients[level])) * double(size - 1);
           }
           if (row < comp.writtenShape.size() && comp.writtenShape[row] > 0)

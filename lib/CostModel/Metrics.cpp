@@ -25,6 +25,17 @@ double tuner::meanAbsolutePercentageError(llvm::ArrayRef<double> measured,
   return sum / double(measured.size());
 }
 
+double tuner::meanAbsoluteLogError(llvm::ArrayRef<double> measured,
+                                   llvm::ArrayRef<double> predicted) {
+  assert(measured.size() == predicted.size() && "one prediction per value");
+  if (measured.empty())
+    return kNaN;
+  double sum = 0;
+  for (size_t i = 0; i < measured.size(); ++i)
+    sum += std::fabs(std::log(predicted[i]) - std::log(measured[i]));
+  return sum / double(measured.size());
+}
+
 double tuner::pearsonCorrelation(llvm::ArrayRef<double> x,
                                  llvm::ArrayRef<double> y) {
   assert(x.size() == y.size() && "pairs of values");

@@ -4,6 +4,8 @@
 
 #include "CostModelImpl.h"
 
+#include "tuner/Measure/Measurement.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -63,8 +65,8 @@ tuner::featurizeDataset(const Dataset &dataset,
     if (found == index.end())
       return error("a sample of unknown program '" + sample.programId + "'");
     const ProgramRecord &program = dataset.programs[found->second];
-    if (sample.foreignLoad > kMaxTrainingForeignLoad ||
-        program.baselineForeignLoad > kMaxTrainingForeignLoad) {
+    if (sample.foreignLoad > kMaxForeignLoad ||
+        program.baselineForeignLoad > kMaxForeignLoad) {
       ++skipped;
       continue;
     }
@@ -200,10 +202,7 @@ std::pair<double, double> groupsErrors(const Network<float> &network,
   double mape = meanAbsolutePercentageError(measured, predicted);
   if (kind == TrainingLoss::MAPE)
     return {mape, mape};
-  double sum = 0;
-  for (auto [y, p] : llvm::zip(measured, predicted))
-    sum += std::fabs(std::log(p) - std::log(y));
-  return {mape, sum / double(std::max<size_t>(measured.size(), 1))};
+  return {mape, meanAbsoluteLogError(measured, predicted)};
 }
 
 /// PyTorch's OneCycleLR (cosine annealing, three_phase=false, defaults

@@ -21,6 +21,9 @@ namespace tuner {
 /// Mean of |measured - predicted| / measured (measured > 0); NaN when empty.
 double meanAbsolutePercentageError(llvm::ArrayRef<double> measured,
                                    llvm::ArrayRef<double> predicted);
+/// Mean of |log(predicted) - log(measured)| (both > 0); NaN when empty.
+double meanAbsoluteLogError(llvm::ArrayRef<double> measured,
+                            llvm::ArrayRef<double> predicted);
 /// Pearson's correlation; NaN when fewer than two values or either side is
 /// constant (the correlation is undefined).
 double pearsonCorrelation(llvm::ArrayRef<double> x, llvm::ArrayRef<double> y);

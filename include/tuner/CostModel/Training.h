@@ -61,16 +61,11 @@ struct LabeledSchedule {
   double speedup = 0;
 };
 
-/// Timings during which other processes kept more cores busy than this (on
-/// average) are left out of training and evaluation: their speedups are
-/// not the schedule's. The measurer's own threshold (MeasureOptions).
-constexpr double kMaxTrainingForeignLoad = 0.5;
-
 /// Featurizes the "ok" samples with a positive speedup of the programs of
 /// `dataset` (only those in `programs`, when given), but for those timed,
-/// or whose baseline was timed, beside another busy process (see
-/// kMaxTrainingForeignLoad); `skipped` counts the other samples. Fails, naming the program, when a sample's config cannot
-/// be planned, or when a program does not fit the feature layout and
+/// or whose baseline was timed, beside another busy process (a foreign
+/// load above kMaxForeignLoad); `skipped` counts the other samples. Fails,
+/// naming the program, when a sample's config cannot be planned, or when a program does not fit the feature layout and
 /// `excluded` is null; with `excluded`, such programs are left out (their
 /// samples counted in `skipped`) and each gets a line there saying why.
 llvm::Expected<std::vector<LabeledSchedule>>

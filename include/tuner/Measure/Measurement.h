@@ -38,6 +38,11 @@ std::optional<Status> parseStatus(llvm::StringRef name);
 /// One measured (or failed) candidate. Times are per call of the function,
 /// over `repetitions` repetitions after a warm-up; they are zero unless the
 /// status is Ok.
+/// A timing during which other processes kept more than this many cores
+/// busy, on average, is not the candidate's own: the Measurer takes it
+/// again, and training leaves out samples still above it.
+constexpr double kMaxForeignLoad = 0.5;
+
 struct Measurement {
   Status status = Status::Ok;
   double minSeconds = 0;

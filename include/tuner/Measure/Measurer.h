@@ -62,7 +62,7 @@ struct MeasureOptions {
   /// A timing during which other processes kept more than this many cores
   /// busy, on average, is taken again (after a pause), up to
   /// `contentionRetries` times; the least disturbed one is kept.
-  double maxForeignLoad = 0.5;
+  double maxForeignLoad = kMaxForeignLoad;
   unsigned contentionRetries = 3;
   /// Length of the longest reduction a schedule may reorder, for the float
   /// tolerance; 0 estimates it from the original module.
@@ -128,10 +128,11 @@ private:
   /// object named after `stem`. Thread-safe.
   Compiled compile(const std::string &moduleText,
                    const std::string &stem) const;
-  /// Runs the harness on a compiled candidate; fills `outputs` on success.
-  /// Runs the harness, again when other processes disturbed the timing
-  /// (see MeasureOptions::maxForeignLoad).
+  /// Runs the harness on a compiled candidate, again when other processes
+  /// disturbed the timing (see MeasureOptions::maxForeignLoad); fills
+  /// `outputs` on success.
   Measurement run(const Compiled &compiled, std::string &outputs) const;
+  /// One harness run.
   Measurement runOnce(const Compiled &compiled, std::string &outputs) const;
   std::string newStem();
 

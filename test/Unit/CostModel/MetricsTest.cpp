@@ -16,6 +16,13 @@ TEST(MetricsTest, MeanAbsolutePercentageError) {
   EXPECT_TRUE(std::isnan(meanAbsolutePercentageError({}, {})));
 }
 
+TEST(MetricsTest, MeanAbsoluteLogError) {
+  // A speedup predicted 2x too high and one 2x too low cost the same.
+  EXPECT_DOUBLE_EQ(meanAbsoluteLogError({1, 2, 4}, {2, 1, 4}),
+                   2 * std::log(2.0) / 3);
+  EXPECT_TRUE(std::isnan(meanAbsoluteLogError({}, {})));
+}
+
 TEST(MetricsTest, Pearson) {
   EXPECT_NEAR(pearsonCorrelation({1, 2, 3, 4}, {2, 4, 6, 8}), 1, 1e-12);
   EXPECT_NEAR(pearsonCorrelation({1, 2, 3, 4}, {8, 6, 4, 2}), -1, 1e-12);
