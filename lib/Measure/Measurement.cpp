@@ -45,6 +45,8 @@ llvm::json::Value Measurement::toJSON() const {
                 {"message", message}};
   if (foreignLoad >= 0)
     object["foreign_load"] = foreignLoad;
+  if (pageFaultsPerCall >= 0)
+    object["page_faults_per_call"] = pageFaultsPerCall;
   return object;
 }
 
@@ -85,12 +87,18 @@ Measurement::fromJSON(const llvm::json::Value &json) {
     return llvm::createStringError(
         "measurement: missing or non-string field 'message'");
   result.message = message->str();
-  if (const llvm::json::Value *load = object->get("foreign_load")) {
-    std::optional<double> value = load->getAsNumber();
+  for (auto [key, field] : {std::pair<const char *, double *>{
+                                "foreign_load", &result.foreignLoad},
+                            {"page_faults_per_call",
+                             &result.pageFaultsPerCall}}) {
+    const llvm::json::Value *value = object->get(key);
     if (!value)
+      continue;
+    std::optional<double> number = value->getAsNumber();
+    if (!number)
       return llvm::createStringError(
-          "measurement: non-numeric field 'foreign_load'");
-    result.foreignLoad = *value;
+          llvm::Twine("measurement: non-numeric field '") + key + "'");
+    *field = *number;
   }
   return result;
 }

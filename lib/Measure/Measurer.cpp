@@ -672,6 +672,8 @@ Measurement Measurer::runOnce(const Compiled &compiled,
   measurement.repetitions = unsigned(*repetitions);
   if (std::optional<double> load = object->getNumber("foreign_load"))
     measurement.foreignLoad = *load;
+  if (std::optional<double> faults = object->getNumber("page_faults_per_call"))
+    measurement.pageFaultsPerCall = *faults;
   return measurement;
 }
 

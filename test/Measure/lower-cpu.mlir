@@ -25,8 +25,11 @@ func.func @matmul_tensor(%A: tensor<16x16xf32>, %B: tensor<16x16xf32>,
 
 // -----
 
-// Memref matmul in f64: arguments only, nothing returned.
+// Memref matmul in f64: arguments only, nothing returned. The descriptors'
+// pointers are noalias (the caller's buffers never overlap), the C
+// wrapper's pointers to descriptors are not.
 // CHECK-LABEL: llvm.func @matmul_memref(
+// CHECK-SAME: %{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: i64,
 // CHECK-NOT: {{[ ](linalg|scf|affine|memref|vector|arith|tensor|bufferization|cf|math|func|omp)\.}}
 // CHECK: llvm.fmul {{.*}} : f64
 // CHECK-LABEL: llvm.func @_mlir_ciface_matmul_memref(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)

@@ -8,6 +8,13 @@
 // then repetitions that each call the function enough times to last at least
 // --min-time seconds. Per-call min, median and max go to stdout as JSON.
 //
+// Memory the function frees stays in this process for its next call (the
+// allocator neither trims its heap nor maps large blocks), as in a
+// long-running program. Otherwise each call of a function with temporaries
+// above glibc's thresholds would map them afresh and page-fault on every
+// page: the timing would measure the kernel zeroing pages, not the schedule.
+// The report counts the page faults per timed call, so that one can see it.
+//
 // Crashes, hangs and runaway allocations are the parent's to classify: this
 // process only has to die or exit non-zero with a message on stderr.
 //
@@ -29,6 +36,7 @@
 #include <utility>
 
 #include <dlfcn.h>
+#include <malloc.h>
 #include <fstream>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -98,6 +106,10 @@ constexpr auto callers =
 }
 
 int main(int argc, char **argv) {
+  // Before anything allocates: every block from the heap, and the heap never
+  // given back (see the file comment).
+  mallopt(M_MMAP_MAX, 0);
+  mallopt(M_TRIM_THRESHOLD, -1);
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "tuner-run: call a lowered function on random inputs, "
@@ -204,6 +216,11 @@ int main(int argc, char **argv) {
       };
       return seconds(usage.ru_utime) + seconds(usage.ru_stime);
     };
+    auto pageFaults = [] {
+      struct rusage usage;
+      getrusage(RUSAGE_SELF, &usage);
+      return double(usage.ru_minflt) + double(usage.ru_majflt);
+    };
     std::optional<double> busyBefore = machineBusySeconds();
     double ownBefore = ownSeconds();
     auto wallBefore = std::chrono::steady_clock::now();
@@ -226,8 +243,11 @@ int main(int argc, char **argv) {
       calls = std::max(calls * 2, std::min(estimate, calls * 1000));
     }
     std::vector<double> perCall;
+    double faultsBefore = pageFaults();
     for (unsigned rep = 0; rep < repetitions; ++rep)
       perCall.push_back(timeCalls(calls) / double(calls));
+    report["page_faults_per_call"] =
+        (pageFaults() - faultsBefore) / double(calls * repetitions);
     TimingSummary summary = summarizeTimes(perCall);
     report["min_seconds"] = summary.minSeconds;
     report["median_seconds"] = summary.medianSeconds;

@@ -52,6 +52,9 @@ struct Measurement {
   /// Cores that other processes kept busy, on average, while the harness
   /// timed (from /proc/stat); negative when unknown.
   double foreignLoad = -1;
+  /// Page faults per timed call (the harness's own); negative when unknown.
+  /// Near zero for a schedule whose temporaries are reused between calls.
+  double pageFaultsPerCall = -1;
   /// Baseline median / candidate median; 0 unless the status is Ok.
   double speedup = 0;
   /// Why it failed (first mismatch, compiler errors, signal), else empty.
@@ -62,10 +65,12 @@ struct Measurement {
   static Measurement failure(Status status, std::string message);
 
   /// {"status", "min_seconds", "median_seconds", "max_seconds",
-  ///  "repetitions", "speedup", "message", "foreign_load" (when known)}.
+  ///  "repetitions", "speedup", "message", "foreign_load" and
+  ///  "page_faults_per_call" (when known)}.
   llvm::json::Value toJSON() const;
   /// Reads what toJSON writes; a missing or mistyped field is an error,
-  /// but for "foreign_load" (unknown when missing: older records).
+  /// but for "foreign_load" and "page_faults_per_call" (unknown when
+  /// missing: older records).
   static llvm::Expected<Measurement> fromJSON(const llvm::json::Value &json);
 };
 

@@ -164,6 +164,8 @@ TEST(Measurement, JSONRoundTrip) {
   measurement.maxSeconds = 4e-3;
   measurement.repetitions = 7;
   measurement.speedup = 1.5;
+  measurement.foreignLoad = 0.25;
+  measurement.pageFaultsPerCall = 0.125;
   llvm::Expected<Measurement> parsed =
       Measurement::fromJSON(measurement.toJSON());
   ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
@@ -171,6 +173,8 @@ TEST(Measurement, JSONRoundTrip) {
   EXPECT_EQ(parsed->medianSeconds, 2e-3);
   EXPECT_EQ(parsed->repetitions, 7u);
   EXPECT_EQ(parsed->speedup, 1.5);
+  EXPECT_EQ(parsed->foreignLoad, 0.25);
+  EXPECT_EQ(parsed->pageFaultsPerCall, 0.125);
 
   Measurement failed = Measurement::failure(Status::Timeout, "too slow");
   parsed = Measurement::fromJSON(failed.toJSON());
@@ -178,6 +182,19 @@ TEST(Measurement, JSONRoundTrip) {
   EXPECT_EQ(parsed->status, Status::Timeout);
   EXPECT_EQ(parsed->message, "too slow");
   EXPECT_FALSE(parsed->ok());
+  // Unknown (older records): absent from the JSON, negative when read.
+  EXPECT_FALSE(failed.toJSON().getAsObject()->get("page_faults_per_call"));
+  EXPECT_LT(parsed->pageFaultsPerCall, 0);
+
+  llvm::json::Object mistyped =
+      *measurement.toJSON().getAsObject();
+  mistyped["page_faults_per_call"] = "many";
+  llvm::Expected<Measurement> wrongType =
+      Measurement::fromJSON(llvm::json::Value(std::move(mistyped)));
+  ASSERT_FALSE(bool(wrongType));
+  EXPECT_NE(llvm::toString(wrongType.takeError())
+                .find("non-numeric field 'page_faults_per_call'"),
+            std::string::npos);
 
   llvm::json::Value bad = llvm::json::Object{{"status", "sleepy"}};
   llvm::Expected<Measurement> rejected = Measurement::fromJSON(bad);
