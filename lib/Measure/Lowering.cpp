@@ -102,6 +102,11 @@ void tuner::buildCpuLoweringPipeline(OpPassManager &pm,
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Tiled loops over buffers carry the buffer they write as an iteration
+  // argument; folding those away lets a result be recognized as the
+  // allocation it is and become the out-param itself, instead of a
+  // temporary copied into it on every call.
+  pm.addPass(createCanonicalizerPass());
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;

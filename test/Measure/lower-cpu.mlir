@@ -172,3 +172,27 @@ func.func @vectorized(%A: memref<8x4xf32>, %B: memref<4x16xf32>,
       : vector<8x16xf32>, memref<8x16xf32>
   return
 }
+
+// -----
+
+// A tiled loop writing a fresh tensor: after bufferization the result is
+// the loop's carried buffer. It becomes the out-param itself: nothing is
+// allocated or copied per call.
+// CHECK-LABEL: llvm.func @tiled_result(
+// CHECK-NOT: llvm.call @malloc
+// CHECK-NOT: llvm.intr.memcpy
+// CHECK: llvm.return
+func.func @tiled_result(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  %e = tensor.empty() : tensor<64x64xf32>
+  %r = scf.for %i = %c0 to %c64 step %c8 iter_args(%acc = %e) -> (tensor<64x64xf32>) {
+    %in = tensor.extract_slice %x[%i, 0] [8, 64] [1, 1] : tensor<64x64xf32> to tensor<8x64xf32>
+    %out = tensor.extract_slice %acc[%i, 0] [8, 64] [1, 1] : tensor<64x64xf32> to tensor<8x64xf32>
+    %n = linalg.negf ins(%in : tensor<8x64xf32>) outs(%out : tensor<8x64xf32>) -> tensor<8x64xf32>
+    %u = tensor.insert_slice %n into %acc[%i, 0] [8, 64] [1, 1] : tensor<8x64xf32> into tensor<64x64xf32>
+    scf.yield %u : tensor<64x64xf32>
+  }
+  return %r : tensor<64x64xf32>
+}
