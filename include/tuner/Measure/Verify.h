@@ -34,7 +34,10 @@ struct Tolerance {
 };
 
 /// Compares the outputs files of the baseline (`expected`) and a candidate
-/// (`actual`): the compared buffers of `spec`, concatenated in order. Returns
+/// (`actual`): the compared buffers of `spec`, concatenated in order. Float
+/// buffers use Tolerance::forType with its absolute part scaled by the
+/// buffer's largest expected magnitude (at least 1): a sum whose terms
+/// cancel to near zero keeps the rounding error of its large terms. Returns
 /// std::nullopt when they agree, else a description of the first difference:
 /// which buffer, its multi-dimensional index and both values (or why the
 /// files cannot be compared, e.g. a size mismatch).

@@ -86,6 +86,27 @@ TEST(CompareOutputs, EqualAndWithinTolerance) {
       << *tight;
 }
 
+TEST(CompareOutputs, AbsoluteRoomScalesWithTheBuffersLargestValue) {
+  // An element whose terms cancelled to zero keeps their rounding error: the
+  // absolute room is 1e-5 * 4 (sqrt of 16) times the largest magnitude of
+  // the buffer (100), 4e-3.
+  HarnessSpec spec = makeSpec();
+  Outputs expected, actual;
+  actual.floats[5] = 0.003f;
+  EXPECT_EQ(compareOutputs(spec, expected.bytes(), actual.bytes(), 16),
+            std::nullopt);
+  // Not room for an error of the size of the values themselves.
+  actual.floats[5] = 0.0f;
+  actual.floats[0] = 0.6f;
+  std::optional<std::string> mismatch =
+      compareOutputs(spec, expected.bytes(), actual.bytes(), 16);
+  ASSERT_TRUE(mismatch.has_value());
+  EXPECT_NE(mismatch->find("differs at [0, 0]: expected 0.5, got 0.600000024 "
+                           "(tolerance 4.00e-03 + 4.00e-05*|expected|)"),
+            std::string::npos)
+      << *mismatch;
+}
+
 TEST(CompareOutputs, IntegersExactlyAndFirstDifference) {
   HarnessSpec spec = makeSpec();
   Outputs expected, actual;
