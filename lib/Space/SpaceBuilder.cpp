@@ -368,6 +368,24 @@ private:
         if (auto err = space.addConstraint(
                 llvm::formatv("!{0} || {1}.order[0] == 0", name, n).str()))
           return err;
+      // Affine tiling puts every tile loop outside the point loops, and an
+      // untiled loop's single-iteration tile loop is folded away: with the
+      // first loop untiled but an inner one tiled, the outermost loop would
+      // be that inner loop's tile loop, which the dependence check was not
+      // run for (and which carries the dependence when it is a reduction).
+      std::string innerTiled =
+          someTiled([](size_t position) { return position > 0; });
+      if (!isLinalg && innerTiled != "false") {
+        std::string outerTiled =
+            tileOf(0).empty()
+                ? std::string("false")
+                : llvm::formatv("{0} < {1}", tileOf(0), extents[0]).str();
+        if (auto err = space.addConstraint(
+                llvm::formatv("!{0} || {1} || !({2})", name, outerTiled,
+                              innerTiled)
+                    .str()))
+          return err;
+      }
       if (!isLinalg && space.indexOf(n + ".unroll"))
         if (auto err = space.addConstraint(
                 llvm::formatv("!{0} || {1}.unroll == 1", name, n).str()))

@@ -31,8 +31,11 @@
 // SEIDEL-NOT:    "nest_0.vectorize"
 
 // An affine matmul is fully permutable: every loop may be tiled, every order
-// is legal, and the outer loop may run in parallel while it stays outermost.
+// is legal, and the outer loop may run in parallel while it stays outermost,
+// which it does not when only inner loops are tiled (their tile loops would
+// then be outermost).
 // MATMUL:        "!nest_0.parallel || nest_0.order[0] == 0"
+// MATMUL-NEXT:   "!nest_0.parallel || nest_0.tile.l0 < 32 || !(nest_0.tile.l1 < 32 || nest_0.tile.l2 < 16)"
 // MATMUL:        "name": "nest_0.tile.l0",
 // MATMUL:        "name": "nest_0.tile.l1",
 // MATMUL:        "name": "nest_0.tile.l2",
