@@ -12,6 +12,8 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 
+#include "llvm/Support/CrashRecoveryContext.h"
+
 using namespace mlir;
 using namespace tuner;
 
@@ -86,12 +88,28 @@ LogicalResult tuner::applyTransformScript(ModuleOp payload, ModuleOp script) {
       emitError(script.getLoc())
           << "the transform script has no named sequence @"
           << transform::TransformDialect::kTransformEntryPointSymbolName;
-    } else if (succeeded(transform::applyTransformNamedSequence(
-                   copy.get(), entry, ModuleOp(),
-                   transform::TransformOptions()))) {
-      result = verify(copy.get());
-      if (failed(result))
-        emitError(copy->getLoc()) << "the schedule produced invalid IR";
+    } else {
+      // Upstream transformations can crash on odd schedules (e.g. chains of
+      // producers fused into one loop); a crash becomes this schedule's
+      // failure. The half-transformed copy is abandoned, not destroyed: its
+      // state is unknown.
+      llvm::CrashRecoveryContext::Enable();
+      llvm::CrashRecoveryContext recovery;
+      bool applied = false;
+      bool survived = recovery.RunSafely([&] {
+        applied = succeeded(transform::applyTransformNamedSequence(
+            copy.get(), entry, ModuleOp(), transform::TransformOptions()));
+      });
+      if (!survived) {
+        (void)copy.release();
+        emitError(payload.getLoc())
+            << "the transform interpreter crashed on this schedule (a bug in "
+               "an upstream transformation)";
+      } else if (applied) {
+        result = verify(copy.get());
+        if (failed(result))
+          emitError(copy->getLoc()) << "the schedule produced invalid IR";
+      }
     }
   }
 

@@ -309,18 +309,26 @@ TEST(FeaturesTest, AffineInterchangeTilingUnrollingAndParallelism) {
   // Order [1, 0]: loop 1 runs outside; the innermost point loop is loop 0's.
   EXPECT_EQ(tags(f, 0, 0), "T4 I1 U2");
   EXPECT_EQ(tags(f, 0, 1), "I0");
-  // The outermost generated loop runs in parallel: loop 1's tile loop when
-  // only loop 1 is tiled (loop 0's single-iteration tile loop is gone).
+  // The outermost generated loop runs in parallel: loop 0's tile loop (the
+  // space does not let only loop 1 be tiled then, which would put loop 1's
+  // tile loop outermost).
   f = extract(b.tree, space,
               configOf(space, {{"nest_0.tile.l0", integer(4)},
                                {"nest_0.parallel", boolean(true)}}));
   EXPECT_EQ(tags(f, 0, 0), "T4 P");
   EXPECT_EQ(tags(f, 0, 1), "-");
   f = extract(b.tree, space,
-              configOf(space, {{"nest_0.tile.l1", integer(4)},
+              configOf(space, {{"nest_0.tile.l0", integer(8)},
+                               {"nest_0.tile.l1", integer(4)},
                                {"nest_0.parallel", boolean(true)}}));
-  EXPECT_EQ(tags(f, 0, 0), "-");
-  EXPECT_EQ(tags(f, 0, 1), "T4 P");
+  EXPECT_EQ(tags(f, 0, 0), "T8 P");
+  EXPECT_EQ(tags(f, 0, 1), "T4");
+  Config innerOnly = space.defaultConfig();
+  innerOnly[*space.indexOf("nest_0.tile.l1")] = integer(4);
+  innerOnly[*space.indexOf("nest_0.parallel")] = boolean(true);
+  llvm::Error rejected = space.check(innerOnly);
+  EXPECT_TRUE(bool(rejected));
+  llvm::consumeError(std::move(rejected));
 }
 
 TEST(FeaturesTest, ProgramsBeyondTheLayoutAreRejected) {
