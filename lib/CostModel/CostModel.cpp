@@ -1,8 +1,9 @@
 //===- CostModel.cpp - Model files and batched predictions ----------------===//
 //
 // The model file is one JSON object:
-//   {"format": "tuner-cost-model", "version": 1,
+//   {"format": "tuner-cost-model", "version": 2,
 //    "features": {"layout": HASH, "count": N, "maxima": {...}},
+//    "input_normalization": {"mean": [N], "scale": [N]},
 //    "shape": NetworkShape, "target": FINGERPRINT,
 //    "training": TrainingSummary, "dataset": DatasetSummary,
 //    "parameters": [{"name", "rows", "cols", "values": [column-major]}...]}
@@ -325,12 +326,22 @@ json::Value CostModel::toJSON() const {
                                           {"cols", int64_t(value.cols())},
                                           {"values", std::move(values)}});
       });
+  const Network<float>::InputNormalization &normalization =
+      impl->network.getInputNormalization();
+  json::Array mean, scale;
+  for (size_t i = 0; i < features::kNumFeatures; ++i) {
+    mean.push_back(normalization.empty() ? 0.0 : double(normalization.mean[i]));
+    scale.push_back(normalization.empty() ? 1.0
+                                          : double(normalization.scale[i]));
+  }
   return json::Object{
       {"format", kFormatName},
       {"version", kFormatVersion},
       {"features", json::Object{{"layout", featureLayoutHash()},
                                 {"count", int64_t(features::kNumFeatures)},
                                 {"maxima", std::move(maxima)}}},
+      {"input_normalization",
+       json::Object{{"mean", std::move(mean)}, {"scale", std::move(scale)}}},
       {"shape", getShape().toJSON()},
       {"target", impl->target},
       {"training", impl->training.toJSON()},
@@ -375,6 +386,31 @@ llvm::Expected<CostModel> CostModel::fromJSON(const json::Value &json,
                               features::kNumFeatures)
                     .str());
 
+  Network<float>::InputNormalization normalization;
+  {
+    const json::Object *n = object->getObject("input_normalization");
+    const json::Array *mean = n ? n->getArray("mean") : nullptr;
+    const json::Array *scale = n ? n->getArray("scale") : nullptr;
+    if (!mean || !scale || mean->size() != features::kNumFeatures ||
+        scale->size() != features::kNumFeatures)
+      return fail(llvm::formatv("'input_normalization' must hold arrays "
+                                "'mean' and 'scale' of {0} numbers",
+                                features::kNumFeatures)
+                      .str());
+    for (size_t i = 0; i < features::kNumFeatures; ++i) {
+      std::optional<double> m = (*mean)[i].getAsNumber();
+      std::optional<double> s = (*scale)[i].getAsNumber();
+      if (!m || !s || !std::isfinite(*m) || !std::isfinite(*s) || !(*s > 0))
+        return fail(llvm::formatv("input_normalization, feature {0}: the "
+                                  "mean must be a finite number and the "
+                                  "scale a positive one",
+                                  i)
+                        .str());
+      normalization.mean.push_back(float(*m));
+      normalization.scale.push_back(float(*s));
+    }
+  }
+
   const json::Value *shapeJSON = object->get("shape");
   if (!shapeJSON)
     return fail("missing field 'shape'");
@@ -382,6 +418,7 @@ llvm::Expected<CostModel> CostModel::fromJSON(const json::Value &json,
   if (!shape)
     return failWith(shape.takeError());
   auto impl = std::make_shared<Impl>(*shape);
+  impl->network.setInputNormalization(std::move(normalization));
   std::optional<llvm::StringRef> target = object->getString("target");
   if (!target)
     return fail("missing string field 'target'");
@@ -498,8 +535,13 @@ static bool sameTree(const FeatureTree &a, const FeatureTree &b) {
 }
 
 std::vector<double>
-CostModel::predict(llvm::ArrayRef<ProgramFeatures> schedules) const {
+CostModel::predict(const ProgramFeatures &reference,
+                   llvm::ArrayRef<ProgramFeatures> schedules) const {
   std::vector<double> result(schedules.size());
+  float referenceLogit =
+      impl->network
+          .forwardLogits(reference.tree,
+                         Network<float>::packInputs({&reference}), 1)(0, 0);
   // Groups of schedules with the same tree, in order of first appearance.
   std::map<uint64_t, std::vector<std::vector<size_t>>> byHash;
   for (size_t i = 0; i < schedules.size(); ++i) {
@@ -521,9 +563,11 @@ CostModel::predict(llvm::ArrayRef<ProgramFeatures> schedules) const {
         std::vector<const ProgramFeatures *> batch;
         for (size_t k = start; k < end; ++k)
           batch.push_back(&schedules[group[k]]);
-        Network<float>::Matrix predictions = impl->network.forward(
-            batch.front()->tree, Network<float>::packInputs(batch),
-            batch.size());
+        Network<float>::Matrix predictions = Network<float>::relativeSpeedups(
+            impl->network.forwardLogits(batch.front()->tree,
+                                        Network<float>::packInputs(batch),
+                                        batch.size()),
+            referenceLogit);
         for (size_t k = start; k < end; ++k)
           result[group[k]] = predictions(0, k - start);
       }
@@ -536,6 +580,11 @@ CostModel::predict(const ProgramTree &tree, const Space &space,
   llvm::Expected<FeatureExtractor> extractor = FeatureExtractor::create(tree);
   if (!extractor)
     return extractor.takeError();
+  llvm::Expected<ProgramFeatures> reference =
+      extractor->extract(space, space.defaultConfig());
+  if (!reference)
+    return error("the untransformed schedule: " +
+                 llvm::toString(reference.takeError()));
   std::vector<ProgramFeatures> schedules;
   schedules.reserve(configs.size());
   for (auto [i, config] : llvm::enumerate(configs)) {
@@ -546,5 +595,5 @@ CostModel::predict(const ProgramTree &tree, const Space &space,
                    llvm::toString(features.takeError()));
     schedules.push_back(std::move(*features));
   }
-  return predict(schedules);
+  return predict(*reference, schedules);
 }

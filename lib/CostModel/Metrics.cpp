@@ -5,6 +5,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <cassert>
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -104,6 +105,13 @@ json::Value Metrics::toJSON() const {
                       {"spearman", number(spearman)}};
 }
 
+json::Value RankingMetrics::toJSON() const {
+  return json::Object{{"programs", int64_t(programs)},
+                      {"mean_spearman", number(meanSpearman)},
+                      {"top1", number(top1)},
+                      {"top3", number(top3)}};
+}
+
 Evaluation Evaluation::of(std::vector<PredictionRow> rows) {
   Evaluation evaluation;
   std::vector<double> measured, predicted;
@@ -117,9 +125,39 @@ Evaluation Evaluation::of(std::vector<PredictionRow> rows) {
     p.push_back(row.predicted);
   }
   evaluation.overall = computeMetrics(measured, predicted);
-  for (auto &[program, values] : byProgram)
-    evaluation.perProgram.emplace_back(
-        program, computeMetrics(values.first, values.second));
+  double spearmanSum = 0, top1Sum = 0, top3Sum = 0;
+  size_t spearmanCount = 0;
+  RankingMetrics &ranking = evaluation.ranking;
+  for (auto &[program, values] : byProgram) {
+    const auto &[m, p] = values;
+    Metrics metrics = computeMetrics(m, p);
+    evaluation.perProgram.emplace_back(program, metrics);
+    if (m.size() < 2)
+      continue;
+    ++ranking.programs;
+    if (std::isfinite(metrics.spearman)) {
+      spearmanSum += metrics.spearman;
+      ++spearmanCount;
+    }
+    // Schedules by decreasing prediction (stable: ties keep their order).
+    std::vector<size_t> order(m.size());
+    for (size_t i = 0; i < order.size(); ++i)
+      order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return p[a] > p[b]; });
+    double best = *std::max_element(m.begin(), m.end());
+    double bestOfThree = 0;
+    for (size_t k = 0; k < std::min<size_t>(3, order.size()); ++k)
+      bestOfThree = std::max(bestOfThree, m[order[k]]);
+    top1Sum += m[order.front()] / best;
+    top3Sum += bestOfThree / best;
+  }
+  if (spearmanCount)
+    ranking.meanSpearman = spearmanSum / double(spearmanCount);
+  if (ranking.programs) {
+    ranking.top1 = top1Sum / double(ranking.programs);
+    ranking.top3 = top3Sum / double(ranking.programs);
+  }
   evaluation.rows = std::move(rows);
   return evaluation;
 }
@@ -129,6 +167,7 @@ json::Value Evaluation::toJSON(bool withRows) const {
   for (const auto &[program, metrics] : perProgram)
     programs[program] = metrics.toJSON();
   json::Object result{{"overall", overall.toJSON()},
+                      {"ranking", ranking.toJSON()},
                       {"programs", std::move(programs)}};
   if (withRows) {
     json::Array array;

@@ -164,6 +164,34 @@ Network<T>::packInputs(llvm::ArrayRef<const ProgramFeatures *> schedules) {
   return inputs;
 }
 
+template <typename T>
+void Network<T>::NormalizationFit::add(const Matrix &inputs) {
+  if (sum.empty()) {
+    sum.assign(size_t(inputs.rows()), 0.0);
+    squares.assign(size_t(inputs.rows()), 0.0);
+  }
+  for (Eigen::Index j = 0; j < inputs.cols(); ++j)
+    for (Eigen::Index i = 0; i < inputs.rows(); ++i) {
+      double x = double(inputs(i, j));
+      sum[size_t(i)] += x;
+      squares[size_t(i)] += x * x;
+    }
+  count += size_t(inputs.cols());
+}
+
+template <typename T>
+typename Network<T>::InputNormalization
+Network<T>::NormalizationFit::result() const {
+  InputNormalization n;
+  for (size_t i = 0; i < sum.size(); ++i) {
+    double mean = sum[i] / double(count);
+    double variance = std::max(0.0, squares[i] / double(count) - mean * mean);
+    n.mean.push_back(T(mean));
+    n.scale.push_back(T(std::max(std::sqrt(variance), kMinInputScale)));
+  }
+  return n;
+}
+
 //===----------------------------------------------------------------------===//
 // MLP
 //===----------------------------------------------------------------------===//
@@ -304,9 +332,78 @@ typename Network<T>::Matrix
 Network<T>::forward(const FeatureTree &tree, const Matrix &inputs,
                     unsigned batch, Tape *tape,
                     std::mt19937_64 *dropout) const {
+  Matrix logits = forwardLogits(tree, inputs, batch, tape, dropout);
+  Matrix predictions =
+      logits.array().max(T(-kMaxLogit)).min(T(kMaxLogit)).exp().matrix();
+  if (tape)
+    tape->predictions = predictions;
+  return predictions;
+}
+
+template <typename T>
+typename Network<T>::Matrix
+Network<T>::relativeSpeedups(const Matrix &logits, T reference) {
+  return (logits.array() - reference)
+      .max(T(-kMaxLogit))
+      .min(T(kMaxLogit))
+      .exp()
+      .matrix();
+}
+
+template <typename T>
+typename Network<T>::Matrix Network<T>::forwardRelative(
+    const FeatureTree &tree, const Matrix &inputs, unsigned batch,
+    const FeatureTree &referenceTree, const Matrix &referenceInputs,
+    RelativeTape *tape, std::mt19937_64 *dropout) const {
+  Matrix logits =
+      forwardLogits(tree, inputs, batch, tape ? &tape->schedules : nullptr,
+                    dropout);
+  Matrix reference =
+      forwardLogits(referenceTree, referenceInputs, 1,
+                    tape ? &tape->reference : nullptr, dropout);
+  Matrix predictions = relativeSpeedups(logits, reference(0, 0));
+  if (tape) {
+    tape->differences = (logits.array() - reference(0, 0)).matrix();
+    tape->predictions = predictions;
+  }
+  return predictions;
+}
+
+template <typename T>
+void Network<T>::backwardRelative(const FeatureTree &tree,
+                                  const FeatureTree &referenceTree,
+                                  const RelativeTape &tape,
+                                  const Matrix &predictionGrad) {
+  Matrix dDifferences =
+      predictionGrad.cwiseProduct(tape.predictions)
+          .cwiseProduct((tape.differences.array().abs() < T(kMaxLogit))
+                            .template cast<T>()
+                            .matrix());
+  backwardLogits(tree, tape.schedules, dDifferences);
+  Matrix dReference(1, 1);
+  dReference(0, 0) = -dDifferences.sum();
+  backwardLogits(referenceTree, tape.reference, dReference);
+}
+
+template <typename T>
+typename Network<T>::Matrix
+Network<T>::forwardLogits(const FeatureTree &tree, const Matrix &inputs,
+                          unsigned batch, Tape *tape,
+                          std::mt19937_64 *dropout) const {
   Eigen::Index e = shape.embedding;
-  Matrix embeddings = forwardMLP(computation, inputs,
-                                 tape ? &tape->computation : nullptr, dropout);
+  Matrix normalized;
+  if (!normalization.empty()) {
+    Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, 1>> mean(
+        normalization.mean.data(), Eigen::Index(normalization.mean.size()));
+    Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, 1>> scale(
+        normalization.scale.data(), Eigen::Index(normalization.scale.size()));
+    normalized = ((inputs.colwise() - mean).array().colwise() /
+                  scale.array())
+                     .matrix();
+  }
+  Matrix embeddings =
+      forwardMLP(computation, normalization.empty() ? inputs : normalized,
+                 tape ? &tape->computation : nullptr, dropout);
   Matrix projections = computationLSTM.inputWeight * embeddings;
   projections.colwise() += computationLSTM.bias.col(0);
 
@@ -344,26 +441,29 @@ Network<T>::forward(const FeatureTree &tree, const Matrix &inputs,
 
   Matrix logits = forwardMLP(regression, nodeEmbeddings.back(),
                              tape ? &tape->regression : nullptr, dropout);
-  Matrix predictions =
-      logits.array().max(T(-kMaxLogit)).min(T(kMaxLogit)).exp().matrix();
   if (tape) {
     tape->embeddings = std::move(embeddings);
     tape->nodeEmbeddings = std::move(nodeEmbeddings);
-    tape->logits = std::move(logits);
-    tape->predictions = predictions;
+    tape->logits = logits;
   }
-  return predictions;
+  return logits;
 }
 
 template <typename T>
 void Network<T>::backward(const FeatureTree &tree, const Tape &tape,
                           const Matrix &predictionGrad) {
-  Eigen::Index e = shape.embedding;
-  Eigen::Index batch = predictionGrad.cols();
   Matrix dLogits = predictionGrad.cwiseProduct(tape.predictions)
                        .cwiseProduct((tape.logits.array().abs() < T(kMaxLogit))
                                          .template cast<T>()
                                          .matrix());
+  backwardLogits(tree, tape, dLogits);
+}
+
+template <typename T>
+void Network<T>::backwardLogits(const FeatureTree &tree, const Tape &tape,
+                                const Matrix &dLogits) {
+  Eigen::Index e = shape.embedding;
+  Eigen::Index batch = dLogits.cols();
   std::vector<Matrix> nodeGrads(tree.nodes.size());
   nodeGrads.back() = backwardMLP(regression, tape.regression, dLogits);
 

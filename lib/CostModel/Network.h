@@ -90,6 +90,36 @@ public:
   void backward(const FeatureTree &tree, const Tape &tape,
                 const Matrix &predictionGrad);
 
+  /// The regression's raw outputs (1 x B, before clamping and exp): what
+  /// forward exponentiates.
+  Matrix forwardLogits(const FeatureTree &tree, const Matrix &inputs,
+                       unsigned batch, Tape *tape = nullptr,
+                       std::mt19937_64 *dropout = nullptr) const;
+  /// backward, from the gradient of the logits.
+  void backwardLogits(const FeatureTree &tree, const Tape &tape,
+                      const Matrix &logitGrad);
+
+  /// Speedups relative to a reference schedule of the same program (the
+  /// untransformed one): exp(logit(schedule b) - logit(reference)), the
+  /// difference clamped like a logit. The network thus scores schedules on
+  /// one scale across programs, and the reference's own prediction is 1.
+  struct RelativeTape {
+    Tape schedules, reference;
+    Matrix differences, predictions;
+  };
+  Matrix forwardRelative(const FeatureTree &tree, const Matrix &inputs,
+                         unsigned batch, const FeatureTree &referenceTree,
+                         const Matrix &referenceInputs,
+                         RelativeTape *tape = nullptr,
+                         std::mt19937_64 *dropout = nullptr) const;
+  /// Adds the gradients of sum_b predictionGrad(b) * prediction(b) for the
+  /// forwardRelative pass in `tape`.
+  void backwardRelative(const FeatureTree &tree,
+                        const FeatureTree &referenceTree,
+                        const RelativeTape &tape, const Matrix &predictionGrad);
+  /// exp of the clamped differences of `logits` (1 x B) and `reference`.
+  static Matrix relativeSpeedups(const Matrix &logits, T reference);
+
   /// Calls fn(name, value, gradient) for every parameter, in a fixed order.
   void forEachParameter(
       llvm::function_ref<void(const std::string &, Matrix &, Matrix &)> fn);
@@ -105,6 +135,33 @@ public:
   /// share one tree shape) as forward's `inputs`.
   static Matrix packInputs(llvm::ArrayRef<const ProgramFeatures *> schedules);
 
+  /// The standardization of the transformed computation vectors that
+  /// forward applies first: x' = (x - mean) / scale, per feature. Fixed
+  /// (not trained); identity until set.
+  struct InputNormalization {
+    std::vector<T> mean, scale;
+    bool empty() const { return mean.empty(); }
+  };
+  /// Accumulates packed computation vectors (of the training set); result()
+  /// is their per-feature mean and standard deviation, where a feature that
+  /// varies less than kMinInputScale is only centred.
+  class NormalizationFit {
+  public:
+    void add(const Matrix &inputs);
+    InputNormalization result() const;
+
+  private:
+    std::vector<double> sum, squares;
+    size_t count = 0;
+  };
+  const InputNormalization &getInputNormalization() const {
+    return normalization;
+  }
+  void setInputNormalization(InputNormalization n) {
+    normalization = std::move(n);
+  }
+  static constexpr double kMinInputScale = 0.1;
+
   /// Copies every parameter of `other` (same shape) converted to T.
   template <typename U> void copyParameters(Network<U> &other) {
     std::vector<const typename Network<U>::Matrix *> values;
@@ -115,6 +172,9 @@ public:
     forEachParameter([&](const std::string &, Matrix &value, Matrix &) {
       value = values[i++]->template cast<T>();
     });
+    const auto &source = other.getInputNormalization();
+    normalization.mean.assign(source.mean.begin(), source.mean.end());
+    normalization.scale.assign(source.scale.begin(), source.scale.end());
   }
 
 private:
@@ -134,6 +194,7 @@ private:
       llvm::function_ref<void(size_t, const Matrix &)> projectionGrad);
 
   NetworkShape shape;
+  InputNormalization normalization;
   MLP computation, merge, regression;
   LSTM computationLSTM, loopLSTM;
 };

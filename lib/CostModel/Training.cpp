@@ -52,6 +52,7 @@ tuner::featurizeDataset(const Dataset &dataset,
   skipped = 0;
   std::map<std::string, size_t> index = dataset.programIndex();
   std::map<std::string, FeatureExtractor> extractors;
+  std::map<std::string, std::shared_ptr<const ProgramFeatures>> references;
   std::vector<LabeledSchedule> result;
   for (const SampleRecord &sample : dataset.samples) {
     if (programs && !programs->count(sample.programId))
@@ -88,6 +89,13 @@ tuner::featurizeDataset(const Dataset &dataset,
       if (!created)
         return error("program '" + program.id +
                      "': " + llvm::toString(created.takeError()));
+      llvm::Expected<ProgramFeatures> reference =
+          created->extract(program.space, program.space.defaultConfig());
+      if (!reference)
+        return error("program '" + program.id + "', its untransformed "
+                     "schedule: " + llvm::toString(reference.takeError()));
+      references[program.id] =
+          std::make_shared<const ProgramFeatures>(std::move(*reference));
       extractor = extractors.emplace(program.id, std::move(*created)).first;
     }
     llvm::Expected<ProgramFeatures> features =
@@ -95,7 +103,8 @@ tuner::featurizeDataset(const Dataset &dataset,
     if (!features)
       return error("program '" + program.id + "', a sample's config: " +
                    llvm::toString(features.takeError()));
-    result.push_back({program.id, std::move(*features), sample.speedup});
+    result.push_back({program.id, std::move(*features), references[program.id],
+                      sample.speedup});
   }
   return result;
 }
@@ -162,6 +171,18 @@ std::vector<Group> groupSchedules(const std::vector<LabeledSchedule> &labeled,
   return result;
 }
 
+/// forwardRelative of `members` (one group: one program and tree).
+Matrix predictRelative(const Network<float> &network,
+                       const std::vector<LabeledSchedule> &labeled,
+                       llvm::ArrayRef<size_t> members, const Matrix &inputs,
+                       Network<float>::RelativeTape *tape = nullptr,
+                       std::mt19937_64 *dropout = nullptr) {
+  const LabeledSchedule &first = labeled[members.front()];
+  return network.forwardRelative(
+      first.features.tree, inputs, members.size(), first.reference->tree,
+      Network<float>::packInputs({first.reference.get()}), tape, dropout);
+}
+
 Matrix packBatch(const std::vector<LabeledSchedule> &labeled,
                  llvm::ArrayRef<size_t> members, Matrix &targets) {
   std::vector<const ProgramFeatures *> schedules;
@@ -181,8 +202,7 @@ std::map<size_t, double> predictGroups(const Network<float> &network,
   for (const Group &group : groups) {
     Matrix targets;
     Matrix inputs = packBatch(l, group.members, targets);
-    Matrix predictions = network.forward(l[group.members.front()].features.tree,
-                                         inputs, group.members.size());
+    Matrix predictions = predictRelative(network, l, group.members, inputs);
     for (auto [k, i] : llvm::enumerate(group.members))
       result[i] = predictions(0, k);
   }
@@ -322,28 +342,51 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
       groupSchedules(labeled, asSet(split->validation));
   std::vector<Group> testGroups = groupSchedules(labeled, asSet(split->test));
 
-  // Batches of at most batchSize schedules of one group.
-  auto batchesOf = [&](std::mt19937_64 &rng) {
-    std::vector<std::vector<size_t>> batches;
+  // An epoch's optimizer steps. A forward pass takes schedules of one group
+  // (one tree), at most batchSize of them; a step gathers such chunks, in
+  // random order, until it holds batchSize schedules, so that one step
+  // learns from several programs rather than from one program's offset.
+  using Chunk = std::vector<size_t>;
+  auto stepsOf = [&](std::mt19937_64 &rng) {
+    std::vector<Chunk> chunks;
     for (const Group &group : trainGroups) {
       std::vector<size_t> members = group.members;
       shuffle(members, rng);
       for (size_t start = 0; start < members.size(); start += options.batchSize)
-        batches.emplace_back(
+        chunks.emplace_back(
             members.begin() + start,
             members.begin() +
                 std::min(members.size(), start + options.batchSize));
     }
-    shuffle(batches, rng);
-    return batches;
+    shuffle(chunks, rng);
+    std::vector<std::vector<Chunk>> steps;
+    size_t filled = options.batchSize;
+    for (Chunk &chunk : chunks) {
+      if (filled >= options.batchSize) {
+        steps.emplace_back();
+        filled = 0;
+      }
+      filled += chunk.size();
+      steps.back().push_back(std::move(chunk));
+    }
+    return steps;
   };
-  size_t batchesPerEpoch = 0;
+  size_t trainSamples = 0;
   for (const Group &group : trainGroups)
-    batchesPerEpoch +=
-        (group.members.size() + options.batchSize - 1) / options.batchSize;
+    trainSamples += group.members.size();
+  size_t batchesPerEpoch =
+      (trainSamples + options.batchSize - 1) / options.batchSize;
 
   Network<float> network(options.shape);
   network.initialize(mix(options.seed, 1));
+  {
+    // Standardize the inputs with the training programs' statistics.
+    Network<float>::NormalizationFit fit;
+    for (const Group &group : trainGroups)
+      for (size_t i : group.members)
+        fit.add(Network<float>::packInputs({&labeled[i].features}));
+    network.setInputNormalization(fit.result());
+  }
   Network<float> best = network;
   AdamW optimizer(network, options.weightDecay);
   OneCycle schedule(options.learningRate,
@@ -367,20 +410,28 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
     double lossSum = 0;
     size_t lossCount = 0;
     double rate = 0;
-    for (const std::vector<size_t> &batch : batchesOf(shuffleRng)) {
-      Matrix targetsOfBatch;
-      Matrix inputs = packBatch(labeled, batch, targetsOfBatch);
-      const FeatureTree &tree = labeled[batch.front()].features.tree;
-      Network<float>::Tape tape;
-      Matrix predictions =
-          network.forward(tree, inputs, batch.size(), &tape, &dropoutRng);
-      Matrix grad;
-      float loss = trainingLoss<float>(options.loss, predictions,
-                                       targetsOfBatch, &grad);
-      lossSum += double(loss) * double(batch.size());
-      lossCount += batch.size();
+    for (const std::vector<Chunk> &chunks : stepsOf(shuffleRng)) {
+      size_t stepSamples = 0;
+      for (const Chunk &chunk : chunks)
+        stepSamples += chunk.size();
       network.zeroGradients();
-      network.backward(tree, tape, grad);
+      for (const Chunk &chunk : chunks) {
+        Matrix targetsOfChunk;
+        Matrix inputs = packBatch(labeled, chunk, targetsOfChunk);
+        const LabeledSchedule &first = labeled[chunk.front()];
+        Network<float>::RelativeTape tape;
+        Matrix predictions = predictRelative(network, labeled, chunk, inputs,
+                                             &tape, &dropoutRng);
+        Matrix grad;
+        float loss = trainingLoss<float>(options.loss, predictions,
+                                         targetsOfChunk, &grad);
+        lossSum += double(loss) * double(chunk.size());
+        lossCount += chunk.size();
+        // The loss is a mean over the chunk; the step's, over all of it.
+        grad *= float(double(chunk.size()) / double(stepSamples));
+        network.backwardRelative(first.features.tree, first.reference->tree,
+                                 tape, grad);
+      }
       auto [r, beta1] = schedule.at(step++);
       rate = r;
       optimizer.step(rate, beta1);
@@ -456,12 +507,19 @@ tuner::evaluateCostModel(const CostModel &model, const Dataset &dataset,
     llvm::errs() << "warning: " << line << "\n";
   if (!labeled)
     return labeled.takeError();
-  std::vector<ProgramFeatures> schedules;
-  for (LabeledSchedule &schedule : *labeled)
-    schedules.push_back(std::move(schedule.features));
-  std::vector<double> predictions = model.predict(schedules);
+  // One prediction per program, against its untransformed schedule.
+  std::map<std::string, std::vector<size_t>> byProgram;
+  for (auto [i, schedule] : llvm::enumerate(*labeled))
+    byProgram[schedule.program].push_back(i);
   std::vector<PredictionRow> rows;
-  for (auto [schedule, prediction] : llvm::zip(*labeled, predictions))
-    rows.push_back({schedule.program, schedule.speedup, prediction});
+  for (const auto &[program, members] : byProgram) {
+    std::vector<ProgramFeatures> schedules;
+    for (size_t i : members)
+      schedules.push_back(std::move((*labeled)[i].features));
+    std::vector<double> predictions =
+        model.predict(*(*labeled)[members.front()].reference, schedules);
+    for (auto [i, prediction] : llvm::zip(members, predictions))
+      rows.push_back({program, (*labeled)[i].speedup, prediction});
+  }
   return Evaluation::of(std::move(rows));
 }

@@ -93,7 +93,8 @@ static cl::opt<unsigned>
                  cl::desc("Length of the one-cycle schedule, in epochs"),
                  cl::init(kDefaults.epochs), cl::cat(toolCategory));
 static cl::opt<unsigned>
-    batchOption("batch", cl::desc("Schedules per batch (one program each)"),
+    batchOption("batch", cl::desc("Schedules per optimizer step (whole groups of one program "
+                         "and tree, several programs per step)"),
                 cl::init(kDefaults.batchSize), cl::cat(toolCategory));
 static cl::opt<double> learningRateOption("lr", cl::desc("Peak learning rate"),
                                           cl::init(kDefaults.learningRate),
@@ -311,6 +312,12 @@ static Error evaluate() {
                       "Spearman {3}\n",
                       all.count, fixed(all.mape), fixed(all.pearson),
                       fixed(all.spearman));
+  const RankingMetrics &ranking = evaluation->ranking;
+  os << llvm::formatv("within programs ({0}): mean Spearman {1}; the "
+                      "schedule predicted best reaches {2} of the best "
+                      "measured speedup, the best of the first 3 {3}\n",
+                      ranking.programs, fixed(ranking.meanSpearman),
+                      fixed(ranking.top1), fixed(ranking.top3));
   size_t width = 7;
   for (const auto &[program, metrics] : evaluation->perProgram)
     width = std::max(width, program.size());

@@ -99,7 +99,7 @@ struct DatasetSummary {
 class CostModel {
 public:
   /// The model file format this build reads and writes.
-  static constexpr int64_t kFormatVersion = 1;
+  static constexpr int64_t kFormatVersion = 2;
 
   /// Reads a model file. Fails with a message naming the file on a missing
   /// or unreadable file, malformed JSON (with line and column), a file that
@@ -126,9 +126,12 @@ public:
   llvm::Expected<std::vector<double>>
   predict(const ProgramTree &tree, const Space &space,
           llvm::ArrayRef<Config> configs) const;
-  /// Predicted speedups of already extracted schedules (of any programs),
-  /// in order; schedules with equal tree shapes are batched together.
-  std::vector<double> predict(llvm::ArrayRef<ProgramFeatures> schedules) const;
+  /// Predicted speedups of already extracted schedules of one program over
+  /// `reference`, the program's untransformed schedule (every parameter at
+  /// its default), in order; schedules with equal tree shapes are batched
+  /// together.
+  std::vector<double> predict(const ProgramFeatures &reference,
+                              llvm::ArrayRef<ProgramFeatures> schedules) const;
 
   const NetworkShape &getShape() const;
   /// Fingerprint of the machine whose measurements trained the model.

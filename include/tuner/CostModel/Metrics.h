@@ -51,15 +51,36 @@ struct PredictionRow {
   double measured = 0, predicted = 0;
 };
 
+/// What a search guided by the model would get from it, per program
+/// (averaged over programs with at least two schedules): how well it ranks
+/// a program's schedules, and how close the schedules it ranks first come
+/// to the best one measured.
+struct RankingMetrics {
+  size_t programs = 0;
+  /// Mean of the per-program Spearman correlations that are defined.
+  double meanSpearman = std::numeric_limits<double>::quiet_NaN();
+  /// Mean of (measured speedup of the schedule predicted best) / (best
+  /// measured speedup): 1 when the model's first choice is the best.
+  double top1 = std::numeric_limits<double>::quiet_NaN();
+  /// The same for the best measured of the model's first three choices (a
+  /// search that executes its top 3).
+  double top3 = std::numeric_limits<double>::quiet_NaN();
+
+  /// {"programs", "mean_spearman", "top1", "top3"}; undefined values null.
+  llvm::json::Value toJSON() const;
+};
+
 /// Metrics over rows, overall and per program (programs sorted by id).
 struct Evaluation {
   std::vector<PredictionRow> rows;
   Metrics overall;
   std::vector<std::pair<std::string, Metrics>> perProgram;
+  RankingMetrics ranking;
 
   static Evaluation of(std::vector<PredictionRow> rows);
-  /// {"overall": Metrics, "programs": {id: Metrics}, "rows": [{"program",
-  /// "measured", "predicted"}...]} (rows only when `withRows`).
+  /// {"overall": Metrics, "ranking": RankingMetrics, "programs": {id:
+  /// Metrics}, "rows": [{"program", "measured", "predicted"}...]} (rows only
+  /// when `withRows`).
   llvm::json::Value toJSON(bool withRows) const;
 };
 

@@ -17,6 +17,7 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <memory>
 #include <set>
 
 namespace tuner {
@@ -58,6 +59,10 @@ struct EpochReport {
 struct LabeledSchedule {
   std::string program;
   ProgramFeatures features;
+  /// The program's untransformed schedule (every parameter at its default),
+  /// which the model predicts speedups relative to; shared by the program's
+  /// samples.
+  std::shared_ptr<const ProgramFeatures> reference;
   double speedup = 0;
 };
 

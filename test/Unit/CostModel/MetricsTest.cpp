@@ -57,6 +57,11 @@ TEST(MetricsTest, OverallAndPerProgram) {
   EXPECT_DOUBLE_EQ(e.perProgram[0].second.spearman, 1);
   EXPECT_EQ(e.perProgram[1].first, "b");
   EXPECT_DOUBLE_EQ(e.perProgram[1].second.mape, 0);
+  // Ranking: both programs' predictions order their schedules as measured.
+  EXPECT_EQ(e.ranking.programs, 2u);
+  EXPECT_DOUBLE_EQ(e.ranking.meanSpearman, 1);
+  EXPECT_DOUBLE_EQ(e.ranking.top1, 1);
+  EXPECT_DOUBLE_EQ(e.ranking.top3, 1);
 
   llvm::json::Value json = e.toJSON(/*withRows=*/true);
   const llvm::json::Object *object = json.getAsObject();
@@ -64,6 +69,7 @@ TEST(MetricsTest, OverallAndPerProgram) {
   EXPECT_EQ(object->getArray("rows")->size(), 5u);
   EXPECT_EQ(object->getObject("programs")->getObject("b")->getInteger("count"),
             2);
+  EXPECT_EQ(object->getObject("ranking")->getInteger("programs"), 2);
   // A single-sample program has no correlation: null, not NaN.
   Evaluation single = Evaluation::of({{"x", 1, 2}});
   llvm::json::Value singleJSON = single.toJSON(false);
@@ -72,6 +78,24 @@ TEST(MetricsTest, OverallAndPerProgram) {
                   ->get("pearson")
                   ->getAsNull());
   EXPECT_FALSE(singleJSON.getAsObject()->get("rows"));
+}
+
+TEST(MetricsTest, RankingWithinPrograms) {
+  // p: the model's favourite (predicted 9) measures 1 of a best 4; its top
+  // three (9, 8, 7) hold measured 1, 2 and 4. q: the favourite is the best.
+  // r: one schedule, not ranked.
+  Evaluation e = Evaluation::of({{"p", 1, 9},
+                                 {"p", 2, 8},
+                                 {"p", 4, 7},
+                                 {"p", 3, 1},
+                                 {"q", 2, 5},
+                                 {"q", 1, 1},
+                                 {"r", 1, 1}});
+  EXPECT_EQ(e.ranking.programs, 2u);
+  EXPECT_DOUBLE_EQ(e.ranking.top1, (1.0 / 4 + 1) / 2);
+  EXPECT_DOUBLE_EQ(e.ranking.top3, 1);
+  // p: ranks of measured [1, 2, 4, 3], of predicted [4, 3, 2, 1]: -0.8.
+  EXPECT_NEAR(e.ranking.meanSpearman, (-0.8 + 1) / 2, 1e-12);
 }
 
 } // namespace

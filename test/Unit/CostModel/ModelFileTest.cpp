@@ -105,7 +105,7 @@ TEST_F(ModelFileTest, RoundTripKeepsPredictionsAndDescription) {
   ASSERT_TRUE(bool(json));
   const llvm::json::Object &object = *json->getAsObject();
   EXPECT_EQ(object.getString("format"), "tuner-cost-model");
-  EXPECT_EQ(object.getInteger("version"), 1);
+  EXPECT_EQ(object.getInteger("version"), 2);
   EXPECT_EQ(object.getObject("features")->getString("layout"),
             featureLayoutHash());
   EXPECT_EQ(object.getObject("features")
@@ -133,6 +133,11 @@ TEST_F(ModelFileTest, PredictionsAreBatchedAndOrdered) {
     ASSERT_TRUE(bool(one));
     EXPECT_NEAR((*one)[0], (*all)[i], 1e-5 * (*all)[i]) << i;
   }
+  // Speedups are relative to the untransformed program: its own is 1.
+  llvm::Expected<std::vector<double>> untransformed = model->predict(
+      program.tree, program.space, {program.space.defaultConfig()});
+  ASSERT_TRUE(bool(untransformed));
+  EXPECT_NEAR((*untransformed)[0], 1.0, 1e-6);
   // A config outside the space is an error naming it.
   Config bad = configs[0];
   bad[0] = ParamValue::integer(3);
@@ -183,9 +188,25 @@ TEST_F(ModelFileTest, TruncatedFile) {
 
 TEST_F(ModelFileTest, WrongVersion) {
   std::string file =
-      write("v2.json", [](llvm::json::Object &o) { o["version"] = 2; });
-  EXPECT_EQ(loadError(file), file + ": model file version 2 is not supported "
-                                    "(this build reads version 1)");
+      write("v1.json", [](llvm::json::Object &o) { o["version"] = 1; });
+  EXPECT_EQ(loadError(file), file + ": model file version 1 is not supported "
+                                    "(this build reads version 2)");
+}
+
+TEST_F(ModelFileTest, BadInputNormalization) {
+  std::string missing = write("no-normalization.json", [](llvm::json::Object &o) {
+    o.erase("input_normalization");
+  });
+  EXPECT_NE(loadError(missing).find("'input_normalization' must hold arrays "
+                                    "'mean' and 'scale' of"),
+            std::string::npos)
+      << loadError(missing);
+  std::string zero = write("zero-scale.json", [](llvm::json::Object &o) {
+    (*o.getObject("input_normalization")->getArray("scale"))[3] = 0.0;
+  });
+  EXPECT_EQ(loadError(zero),
+            zero + ": input_normalization, feature 3: the mean must be a "
+                   "finite number and the scale a positive one");
 }
 
 TEST_F(ModelFileTest, NotAModel) {

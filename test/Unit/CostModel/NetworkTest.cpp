@@ -55,12 +55,17 @@ MatrixD randomInputs(unsigned computations, unsigned batch, uint64_t seed) {
   return inputs;
 }
 
-void checkGradients(double dropout) {
+void checkGradients(double dropout, bool normalized = false) {
   FeatureTree tree = mixedTree();
   const unsigned batch = 3;
   Network<double> network(smallShape(dropout));
   network.initialize(7);
   MatrixD inputs = randomInputs(tree.numComputations, batch, 11);
+  if (normalized) {
+    Network<double>::NormalizationFit fit;
+    fit.add(randomInputs(tree.numComputations, batch, 12) * 3.0);
+    network.setInputNormalization(fit.result());
+  }
   // Targets far from the predictions (near 1 at initialization), so that
   // the loss is smooth around the current parameters.
   MatrixD targets(1, batch);
@@ -104,6 +109,108 @@ void checkGradients(double dropout) {
 }
 
 TEST(NetworkTest, EveryGradientMatchesFiniteDifferences) { checkGradients(0); }
+
+TEST(NetworkTest, RelativeGradientsMatchFiniteDifferences) {
+  // Schedules of the mixed tree against a reference with another tree (as
+  // when the schedules fuse loops that the untransformed program keeps
+  // apart): every parameter gets gradient through both passes.
+  FeatureTree tree = mixedTree();
+  FeatureTree referenceTree;
+  referenceTree.numComputations = 2;
+  FeatureTree::Node loop;
+  loop.loopId = 0;
+  loop.computations = {0};
+  FeatureTree::Node body;
+  body.loopId = -1;
+  body.loops = {0};
+  body.computations = {1};
+  referenceTree.nodes = {loop, body};
+  const unsigned batch = 3;
+  Network<double> network(smallShape(0));
+  network.initialize(8);
+  MatrixD inputs = randomInputs(tree.numComputations, batch, 13);
+  MatrixD referenceInputs = randomInputs(referenceTree.numComputations, 1, 14);
+  MatrixD targets(1, batch);
+  targets << 0.25, 4.0, 9.0;
+  auto loss = [&](MatrixD *grad, Network<double>::RelativeTape *tape) {
+    MatrixD predictions = network.forwardRelative(
+        tree, inputs, batch, referenceTree, referenceInputs, tape);
+    return logErrorLoss<double>(predictions, targets, grad);
+  };
+  Network<double>::RelativeTape tape;
+  MatrixD predictionGrad;
+  loss(&predictionGrad, &tape);
+  network.zeroGradients();
+  network.backwardRelative(tree, referenceTree, tape, predictionGrad);
+  size_t checked = 0;
+  network.forEachParameter([&](const std::string &name, MatrixD &value,
+                               MatrixD &grad) {
+    for (Eigen::Index i = 0; i < value.size(); ++i) {
+      const double h = 1e-6;
+      double saved = value.data()[i];
+      value.data()[i] = saved + h;
+      double up = loss(nullptr, nullptr);
+      value.data()[i] = saved - h;
+      double down = loss(nullptr, nullptr);
+      value.data()[i] = saved;
+      double numeric = (up - down) / (2 * h);
+      EXPECT_NEAR(grad.data()[i], numeric,
+                  1e-7 + 1e-5 * std::max(std::fabs(grad.data()[i]),
+                                         std::fabs(numeric)))
+          << name << "[" << i << "]";
+      ++checked;
+    }
+  });
+  EXPECT_EQ(checked, network.parameterCount());
+
+  // The reference against itself: a speedup of exactly 1.
+  MatrixD self = network.forwardRelative(referenceTree, referenceInputs, 1,
+                                         referenceTree, referenceInputs);
+  EXPECT_DOUBLE_EQ(self(0, 0), 1.0);
+}
+
+TEST(NetworkTest, EveryGradientMatchesFiniteDifferencesWithNormalization) {
+  checkGradients(0, /*normalized=*/true);
+}
+
+TEST(NetworkTest, InputNormalizationStandardizesEachFeature) {
+  const unsigned f = features::kNumFeatures;
+  Network<double>::Matrix a = Network<double>::Matrix::Zero(f, 2);
+  Network<double>::Matrix b = Network<double>::Matrix::Zero(f, 2);
+  // Feature 0 takes 1, 3, 5, 7: mean 4, standard deviation sqrt(5).
+  a(0, 0) = 1, a(0, 1) = 3, b(0, 0) = 5, b(0, 1) = 7;
+  // Feature 1 is 2 everywhere: centred only, its scale the minimum.
+  a.row(1).setConstant(2);
+  b.row(1).setConstant(2);
+  Network<double>::NormalizationFit fit;
+  fit.add(a);
+  fit.add(b);
+  Network<double>::InputNormalization n = fit.result();
+  ASSERT_EQ(n.mean.size(), size_t(f));
+  EXPECT_DOUBLE_EQ(n.mean[0], 4);
+  EXPECT_NEAR(n.scale[0], std::sqrt(5.0), 1e-12);
+  EXPECT_DOUBLE_EQ(n.mean[1], 2);
+  EXPECT_DOUBLE_EQ(n.scale[1], Network<double>::kMinInputScale);
+
+  // Forward with the normalization equals forward without it on inputs
+  // standardized by hand.
+  FeatureTree tree = mixedTree();
+  const unsigned batch = 2;
+  MatrixD inputs = randomInputs(tree.numComputations, batch, 21) * 5.0;
+  Network<double> plain(smallShape(0));
+  plain.initialize(4);
+  Network<double> normalized = plain;
+  normalized.setInputNormalization(n);
+  MatrixD byHand = inputs;
+  for (Eigen::Index i = 0; i < byHand.rows(); ++i)
+    byHand.row(i) = (byHand.row(i).array() - n.mean[size_t(i)]) /
+                    n.scale[size_t(i)];
+  MatrixD expected = plain.forward(tree, byHand, batch);
+  MatrixD actual = normalized.forward(tree, inputs, batch);
+  for (unsigned k = 0; k < batch; ++k)
+    EXPECT_NEAR(actual(0, k), expected(0, k), 1e-12 * expected(0, k));
+  EXPECT_NE(actual(0, 0), plain.forward(tree, inputs, batch)(0, 0));
+}
 
 TEST(NetworkTest, EveryGradientMatchesFiniteDifferencesWithDropout) {
   checkGradients(0.3);
