@@ -1,4 +1,5 @@
-// The autotune pass end to end on a small matmul: every candidate is applied,
+// The autotune pass end to end on a small matmul, with the default strategy
+// (beam search with the shipped cost model): every candidate is applied,
 // compiled, run, verified and timed against the untransformed function; the
 // best one is applied; every measurement lands in the database.
 // RUN: rm -f %t.db %t.db-wal %t.db-shm
@@ -27,7 +28,7 @@
 // SUMMARY: "function": "mm",
 // SUMMARY: "measured": 4,
 // SUMMARY: "seed": 3,
-// SUMMARY: "strategy": "random"
+// SUMMARY: "strategy": "beam"
 
 // SCHEDULE: transform.named_sequence @__transform_main
 
