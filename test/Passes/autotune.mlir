@@ -1,5 +1,5 @@
 // The autotune pass end to end on a small matmul, with the default strategy
-// (beam search with the shipped cost model): every candidate is applied,
+// (MCTS with the shipped cost model): every candidate is applied,
 // compiled, run, verified and timed against the untransformed function; the
 // best one is applied; every measurement lands in the database.
 // RUN: rm -f %t.db %t.db-wal %t.db-shm
@@ -28,7 +28,7 @@
 // SUMMARY: "function": "mm",
 // SUMMARY: "measured": 4,
 // SUMMARY: "seed": 3,
-// SUMMARY: "strategy": "beam"
+// SUMMARY: "strategy": "mcts"
 
 // SCHEDULE: transform.named_sequence @__transform_main
 

@@ -118,7 +118,7 @@ def TunerAutotune : Pass<"tuner-autotune", "mlir::ModuleOp"> {
     interactive terminal, a progress line.
   }];
   let options = [
-    Option<"strategy", "strategy", "std::string", /*default=*/"\"beam\"",
+    Option<"strategy", "strategy", "std::string", /*default=*/"\"mcts\"",
            "Search strategy: beam (with the cost model), mcts (with the "
            "cost model), beam-exec (every node measured), random, "
            "exhaustive">,
