@@ -374,7 +374,8 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
   size_t trainSamples = 0;
   for (const Group &group : trainGroups)
     trainSamples += group.members.size();
-  size_t batchesPerEpoch =
+  // At most this many: a step may gather more than batchSize schedules.
+  size_t stepsPerEpoch =
       (trainSamples + options.batchSize - 1) / options.batchSize;
 
   Network<float> network(options.shape);
@@ -390,7 +391,7 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
   Network<float> best = network;
   AdamW optimizer(network, options.weightDecay);
   OneCycle schedule(options.learningRate,
-                    size_t(options.epochs) * batchesPerEpoch);
+                    size_t(options.epochs) * stepsPerEpoch);
   std::mt19937_64 shuffleRng(mix(options.seed, 2));
   std::mt19937_64 dropoutRng(mix(options.seed, 3));
 
