@@ -435,6 +435,14 @@ private:
     // Fuse parameters of each producer nest.
     std::map<int, std::vector<std::string>> byProducer;
     std::set<std::pair<int, int>> seen;
+    // Per nest: the other nests that read what it writes.
+    std::map<int, std::set<int>> readers;
+    for (const ProducerConsumerEdge &edge : tree.edges) {
+      int producer = tree.computations[edge.producer].nestId;
+      int consumer = tree.computations[edge.consumer].nestId;
+      if (producer != consumer)
+        readers[producer].insert(consumer);
+    }
     for (const ProducerConsumerEdge &edge : tree.edges) {
       if (!edge.viaTensor)
         continue;
@@ -445,6 +453,16 @@ private:
       if (producer == consumer || p.source != NestSource::Linalg ||
           c.source != NestSource::Linalg ||
           !seen.insert({producer, consumer}).second)
+        continue;
+      // A producer that accumulates (has a reduction loop) is fused only
+      // when this consumer is its one reader: otherwise the fused copies
+      // and the producer kept for the other readers write the same
+      // accumulator, and MLIR 22's fusion and bufferization then return
+      // wrong values (or crash), as random programs showed.
+      bool accumulates = llvm::any_of(tree.bandOf(producer), [&](int loop) {
+        return tree.loops[loop].isReduction;
+      });
+      if (accumulates && readers[producer].size() > 1)
         continue;
       // The producer is fused into the consumer's tile loops outside its
       // reduction loops: into its scf.forall when the consumer is parallel,
