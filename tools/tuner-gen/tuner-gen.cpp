@@ -270,6 +270,8 @@ private:
 
   /// From earlier runs: recorded programs (id -> IR) and measured configs.
   std::map<std::string, std::string> recordedPrograms;
+  /// The recorded programs' spaces, as JSON text.
+  std::map<std::string, std::string> recordedSpaces;
   std::map<std::string, std::set<uint64_t>> measuredConfigs;
 
   // Counters for the summary.
@@ -278,6 +280,13 @@ private:
   std::map<std::string, unsigned> statusCounts;
 };
 
+/// A space as JSON text, to compare spaces.
+static std::string spaceText(const Space &space) {
+  std::string text;
+  llvm::raw_string_ostream(text) << space.toJSON();
+  return text;
+}
+
 llvm::Error Generation::resume(llvm::StringRef folder, llvm::StringRef suffix) {
   llvm::Expected<Dataset> existing = Dataset::readShard(folder, suffix);
   if (!existing)
@@ -285,8 +294,10 @@ llvm::Error Generation::resume(llvm::StringRef folder, llvm::StringRef suffix) {
                                    llvm::toString(existing.takeError()));
   for (const std::string &warning : existing->warnings)
     warn(warning);
-  for (const ProgramRecord &program : existing->programs)
+  for (const ProgramRecord &program : existing->programs) {
     recordedPrograms[program.id] = program.mlir;
+    recordedSpaces[program.id] = spaceText(program.space);
+  }
   for (const SampleRecord &sample : existing->samples)
     measuredConfigs[sample.programId].insert(sample.config.hash());
   samplesBefore = existing->samples.size();
@@ -404,6 +415,19 @@ llvm::Error Generation::runProgram(unsigned index, DatasetWriter &writer,
   if (!chain)
     return skip("cannot enumerate its space: " +
                 llvm::toString(chain.takeError()));
+
+  // A program recorded with another space (by an older tuner whose space
+  // builder has since changed) keeps its samples as they are: configs of
+  // this space would not read back against the recorded one.
+  auto recordedSpace = recordedSpaces.find(id);
+  if (recordedSpace != recordedSpaces.end() &&
+      recordedSpace->second != spaceText(*space)) {
+    llvm::errs() << progress << " " << id << ": " << program->describe()
+                 << ": recorded with another space (an older tuner's); "
+                    "its samples are kept as they are\n";
+    ++programsComplete;
+    return llvm::Error::success();
+  }
 
   std::vector<Config> configs =
       sampleConfigs(*chain, configsPerProgram, gen::mixSeed(programSeed, 2));
