@@ -40,7 +40,6 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
@@ -247,10 +246,10 @@ private:
     std::unique_ptr<MLIRContext> context;
     OwningOpRef<ModuleOp> module;
   };
-  /// Parses `program` in a fresh context and applies `config` to it, both
-  /// under crash recovery: a schedule that crashes the transform
-  /// interpreter is a failed candidate (its context is abandoned), not a
-  /// failed run. Returns false with the reason on failure.
+  /// Parses `program` in a fresh context and applies `config` to it. A
+  /// schedule that crashes the transform interpreter is a failed candidate
+  /// (applyTransformScript recovers), not a failed run. Returns false with
+  /// the reason on failure.
   bool apply(llvm::StringRef program, const ProgramTree &tree,
              const Space &space, const Config &config, Candidate &candidate,
              std::string &message);
@@ -320,31 +319,19 @@ bool Generation::apply(llvm::StringRef program, const ProgramTree &tree,
   }
   candidate.context =
       std::make_unique<MLIRContext>(registry, MLIRContext::Threading::DISABLED);
-  bool applied = false;
-  llvm::CrashRecoveryContext recovery;
-  bool finished = recovery.RunSafely([&] {
-    DiagnosticCapture capture(*candidate.context);
-    llvm::Expected<OwningOpRef<ModuleOp>> module =
-        gen::parseProgram(*candidate.context, program);
-    if (!module) {
-      message = llvm::toString(module.takeError());
-      return;
-    }
-    if (failed(applyTransformScript(**module, *script))) {
-      message = capture.text;
-      return;
-    }
-    candidate.module = std::move(*module);
-    applied = true;
-  });
-  if (!finished) {
-    // The crash may have left the context in any state: never touch it
-    // again, not even to destroy it.
-    (void)candidate.context.release();
-    message = "the transform interpreter crashed on this schedule";
+  DiagnosticCapture capture(*candidate.context);
+  llvm::Expected<OwningOpRef<ModuleOp>> module =
+      gen::parseProgram(*candidate.context, program);
+  if (!module) {
+    message = llvm::toString(module.takeError());
     return false;
   }
-  return applied;
+  if (failed(applyTransformScript(**module, *script))) {
+    message = capture.text;
+    return false;
+  }
+  candidate.module = std::move(*module);
+  return true;
 }
 
 llvm::Error Generation::record(DatasetWriter &writer, const std::string &id,
@@ -657,8 +644,6 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   registerScheduleDialects(registry);
   context.appendDialectRegistry(registry);
-  // Lets apply() survive a crash of the transform interpreter.
-  llvm::CrashRecoveryContext::Enable();
   Generation generation(context, registry, generatorOptions, measureOptions,
                         shardIndex, shardCount, flavour);
   if (llvm::Error error = generation.resume(outputDir, suffix))
