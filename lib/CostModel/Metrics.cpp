@@ -15,26 +15,31 @@ namespace json = llvm::json;
 
 static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-double tuner::meanAbsolutePercentageError(llvm::ArrayRef<double> measured,
-                                          llvm::ArrayRef<double> predicted) {
+/// Mean of error(measured, predicted) over the pairs; NaN when empty.
+template <typename Error>
+static double meanError(llvm::ArrayRef<double> measured,
+                        llvm::ArrayRef<double> predicted, Error error) {
   assert(measured.size() == predicted.size() && "one prediction per value");
   if (measured.empty())
     return kNaN;
   double sum = 0;
   for (size_t i = 0; i < measured.size(); ++i)
-    sum += std::fabs(measured[i] - predicted[i]) / measured[i];
+    sum += error(measured[i], predicted[i]);
   return sum / double(measured.size());
+}
+
+double tuner::meanAbsolutePercentageError(llvm::ArrayRef<double> measured,
+                                          llvm::ArrayRef<double> predicted) {
+  return meanError(measured, predicted, [](double m, double p) {
+    return std::fabs(m - p) / m;
+  });
 }
 
 double tuner::meanAbsoluteLogError(llvm::ArrayRef<double> measured,
                                    llvm::ArrayRef<double> predicted) {
-  assert(measured.size() == predicted.size() && "one prediction per value");
-  if (measured.empty())
-    return kNaN;
-  double sum = 0;
-  for (size_t i = 0; i < measured.size(); ++i)
-    sum += std::fabs(std::log(predicted[i]) - std::log(measured[i]));
-  return sum / double(measured.size());
+  return meanError(measured, predicted, [](double m, double p) {
+    return std::fabs(std::log(p) - std::log(m));
+  });
 }
 
 double tuner::pearsonCorrelation(llvm::ArrayRef<double> x,

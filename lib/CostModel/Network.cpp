@@ -35,6 +35,24 @@ Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic>
 sigmoid(const Eigen::MatrixBase<Derived> &x) {
   return ((-x.array()).exp() + 1).inverse().matrix();
 }
+
+/// exp of x clamped to [-kMaxLogit, kMaxLogit].
+template <typename Derived>
+Eigen::Matrix<typename Derived::Scalar, Eigen::Dynamic, Eigen::Dynamic>
+clampedExp(const Eigen::MatrixBase<Derived> &x) {
+  using T = typename Derived::Scalar;
+  return x.array().max(T(-kMaxLogit)).min(T(kMaxLogit)).exp().matrix();
+}
+
+/// The gradient of x given that of clampedExp(x) = `value`: zero where x
+/// was clamped.
+template <typename Matrix>
+Matrix clampedExpGrad(const Matrix &valueGrad, const Matrix &value,
+                      const Matrix &x) {
+  using T = typename Matrix::Scalar;
+  return valueGrad.cwiseProduct(value).cwiseProduct(
+      (x.array().abs() < T(kMaxLogit)).template cast<T>().matrix());
+}
 } // namespace
 
 template <typename T>
@@ -333,8 +351,7 @@ Network<T>::forward(const FeatureTree &tree, const Matrix &inputs,
                     unsigned batch, Tape *tape,
                     std::mt19937_64 *dropout) const {
   Matrix logits = forwardLogits(tree, inputs, batch, tape, dropout);
-  Matrix predictions =
-      logits.array().max(T(-kMaxLogit)).min(T(kMaxLogit)).exp().matrix();
+  Matrix predictions = clampedExp(logits);
   if (tape)
     tape->predictions = predictions;
   return predictions;
@@ -343,11 +360,7 @@ Network<T>::forward(const FeatureTree &tree, const Matrix &inputs,
 template <typename T>
 typename Network<T>::Matrix
 Network<T>::relativeSpeedups(const Matrix &logits, T reference) {
-  return (logits.array() - reference)
-      .max(T(-kMaxLogit))
-      .min(T(kMaxLogit))
-      .exp()
-      .matrix();
+  return clampedExp((logits.array() - reference).matrix());
 }
 
 template <typename T>
@@ -361,9 +374,10 @@ typename Network<T>::Matrix Network<T>::forwardRelative(
   Matrix reference =
       forwardLogits(referenceTree, referenceInputs, 1,
                     tape ? &tape->reference : nullptr, dropout);
-  Matrix predictions = relativeSpeedups(logits, reference(0, 0));
+  Matrix differences = (logits.array() - reference(0, 0)).matrix();
+  Matrix predictions = clampedExp(differences);
   if (tape) {
-    tape->differences = (logits.array() - reference(0, 0)).matrix();
+    tape->differences = std::move(differences);
     tape->predictions = predictions;
   }
   return predictions;
@@ -375,10 +389,7 @@ void Network<T>::backwardRelative(const FeatureTree &tree,
                                   const RelativeTape &tape,
                                   const Matrix &predictionGrad) {
   Matrix dDifferences =
-      predictionGrad.cwiseProduct(tape.predictions)
-          .cwiseProduct((tape.differences.array().abs() < T(kMaxLogit))
-                            .template cast<T>()
-                            .matrix());
+      clampedExpGrad(predictionGrad, tape.predictions, tape.differences);
   backwardLogits(tree, tape.schedules, dDifferences);
   Matrix dReference(1, 1);
   dReference(0, 0) = -dDifferences.sum();
@@ -452,11 +463,8 @@ Network<T>::forwardLogits(const FeatureTree &tree, const Matrix &inputs,
 template <typename T>
 void Network<T>::backward(const FeatureTree &tree, const Tape &tape,
                           const Matrix &predictionGrad) {
-  Matrix dLogits = predictionGrad.cwiseProduct(tape.predictions)
-                       .cwiseProduct((tape.logits.array().abs() < T(kMaxLogit))
-                                         .template cast<T>()
-                                         .matrix());
-  backwardLogits(tree, tape, dLogits);
+  backwardLogits(tree, tape,
+                 clampedExpGrad(predictionGrad, tape.predictions, tape.logits));
 }
 
 template <typename T>
