@@ -1,12 +1,16 @@
 //===- CostModel.cpp - Model files and batched predictions ----------------===//
 //
 // The model file is one JSON object:
-//   {"format": "tuner-cost-model", "version": 2,
+//   {"format": "tuner-cost-model", "version": 3,
 //    "features": {"layout": HASH, "count": N, "maxima": {...}},
-//    "input_normalization": {"mean": [N], "scale": [N]},
 //    "shape": NetworkShape, "target": FINGERPRINT,
 //    "training": TrainingSummary, "dataset": DatasetSummary,
-//    "parameters": [{"name", "rows", "cols", "values": [column-major]}...]}
+//    "members": [{"input_normalization": {"mean": [N], "scale": [N]},
+//                 "parameters": [{"name", "rows", "cols",
+//                                 "values": [column-major]}...]}...]}
+// one member per network of the ensemble. Version 2 (still read) held one
+// network's "input_normalization" and "parameters" at the top level, and
+// its epochs in "training".
 //
 //===----------------------------------------------------------------------===//
 
@@ -205,15 +209,21 @@ std::optional<TrainingLoss> tuner::parseTrainingLoss(llvm::StringRef name) {
 }
 
 json::Value TrainingSummary::toJSON() const {
+  json::Array memberArray;
+  for (const MemberSummary &member : members)
+    memberArray.push_back(
+        json::Object{{"seed", int64_t(member.seed)},
+                     {"epochs_run", int64_t(member.epochsRun)},
+                     {"best_epoch", int64_t(member.bestEpoch)},
+                     {"validation_mape", number(member.validationMAPE)}});
   return json::Object{{"seed", int64_t(seed)},
                       {"loss", trainingLossName(loss)},
                       {"max_epochs", int64_t(maxEpochs)},
-                      {"epochs_run", int64_t(epochsRun)},
-                      {"best_epoch", int64_t(bestEpoch)},
                       {"batch_size", int64_t(batchSize)},
                       {"patience", int64_t(patience)},
                       {"learning_rate", learningRate},
                       {"weight_decay", weightDecay},
+                      {"members", std::move(memberArray)},
                       {"train_mape", number(trainMAPE)},
                       {"validation_mape", number(validationMAPE)},
                       {"test_mape", number(testMAPE)},
@@ -222,16 +232,21 @@ json::Value TrainingSummary::toJSON() const {
                       {"seconds", number(seconds)}};
 }
 
+/// The epochs of one member: in `r`'s object.
+static llvm::Error readMemberEpochs(const FieldReader &r, MemberSummary &m) {
+  if (llvm::Error err = r.integer("epochs_run", m.epochsRun))
+    return err;
+  return r.integer("best_epoch", m.bestEpoch);
+}
+
 llvm::Expected<TrainingSummary>
-TrainingSummary::fromJSON(const json::Value &json) {
+TrainingSummary::fromJSON(const json::Value &json, int64_t version) {
   FieldReader r(json, "training");
   TrainingSummary s;
   if (llvm::Error err = r.check())
     return std::move(err);
   for (auto [key, field] :
        {std::pair<const char *, unsigned *>{"max_epochs", &s.maxEpochs},
-        {"epochs_run", &s.epochsRun},
-        {"best_epoch", &s.bestEpoch},
         {"batch_size", &s.batchSize},
         {"patience", &s.patience}})
     if (llvm::Error err = r.integer(key, *field))
@@ -257,6 +272,35 @@ TrainingSummary::fromJSON(const json::Value &json) {
         {"seconds", &s.seconds}})
     if (llvm::Error err = r.number(key, *field))
       return std::move(err);
+  if (version == 2) {
+    // One network, whose epochs are the summary's.
+    MemberSummary member;
+    member.seed = s.seed;
+    member.validationMAPE = s.validationMAPE;
+    if (llvm::Error err = readMemberEpochs(r, member))
+      return std::move(err);
+    s.members.push_back(member);
+    return s;
+  }
+  llvm::Expected<const json::Value *> members = r.get("members");
+  if (!members)
+    return members.takeError();
+  const json::Array *array = (*members)->getAsArray();
+  if (!array || array->empty())
+    return r.typeError("members", "a non-empty array");
+  for (auto [i, value] : llvm::enumerate(*array)) {
+    FieldReader m(value, llvm::formatv("training.members[{0}]", i).str());
+    MemberSummary member;
+    if (llvm::Error err = m.check())
+      return std::move(err);
+    if (llvm::Error err = m.integer("seed", member.seed))
+      return std::move(err);
+    if (llvm::Error err = readMemberEpochs(m, member))
+      return std::move(err);
+    if (llvm::Error err = m.number("validation_mape", member.validationMAPE))
+      return std::move(err);
+    s.members.push_back(member);
+  }
   return s;
 }
 
@@ -303,19 +347,16 @@ DatasetSummary::fromJSON(const json::Value &json) {
 // Model files
 //===----------------------------------------------------------------------===//
 
-const NetworkShape &CostModel::getShape() const {
-  return impl->network.getShape();
-}
+const NetworkShape &CostModel::getShape() const { return impl->shape; }
+size_t CostModel::ensembleSize() const { return impl->networks.size(); }
 const std::string &CostModel::getTarget() const { return impl->target; }
 const TrainingSummary &CostModel::getTraining() const { return impl->training; }
 const DatasetSummary &CostModel::getDataset() const { return impl->dataset; }
 
-json::Value CostModel::toJSON() const {
-  json::Object maxima;
-  for (auto &[key, value] : featureMaxima())
-    maxima[key] = int64_t(value);
+/// One network's input normalization and weights.
+static json::Object networkToJSON(const Network<float> &network) {
   json::Array parameters;
-  impl->network.forEachParameter(
+  network.forEachParameter(
       [&](const std::string &name, const Network<float>::Matrix &value) {
         json::Array values;
         values.reserve(value.size());
@@ -327,7 +368,7 @@ json::Value CostModel::toJSON() const {
                                           {"values", std::move(values)}});
       });
   const Network<float>::InputNormalization &normalization =
-      impl->network.getInputNormalization();
+      network.getInputNormalization();
   json::Array mean, scale;
   for (size_t i = 0; i < features::kNumFeatures; ++i) {
     mean.push_back(normalization.empty() ? 0.0 : double(normalization.mean[i]));
@@ -335,109 +376,44 @@ json::Value CostModel::toJSON() const {
                                           : double(normalization.scale[i]));
   }
   return json::Object{
-      {"format", kFormatName},
-      {"version", kFormatVersion},
-      {"features", json::Object{{"layout", featureLayoutHash()},
-                                {"count", int64_t(features::kNumFeatures)},
-                                {"maxima", std::move(maxima)}}},
       {"input_normalization",
        json::Object{{"mean", std::move(mean)}, {"scale", std::move(scale)}}},
-      {"shape", getShape().toJSON()},
-      {"target", impl->target},
-      {"training", impl->training.toJSON()},
-      {"dataset", impl->dataset.toJSON()},
       {"parameters", std::move(parameters)}};
 }
 
-llvm::Expected<CostModel> CostModel::fromJSON(const json::Value &json,
-                                              llvm::StringRef what) {
+/// Reads what networkToJSON wrote (fields of `object`) into `network`;
+/// errors are prefixed with `what`.
+static llvm::Error readNetwork(const json::Object &object,
+                               Network<float> &network,
+                               const std::string &what) {
   auto fail = [&](const llvm::Twine &message) {
-    return error(what + ": " + message);
+    return error(what + message);
   };
-  auto failWith = [&](llvm::Error err) {
-    return fail(llvm::toString(std::move(err)));
-  };
-  const json::Object *object = json.getAsObject();
-  if (!object || object->getString("format") != kFormatName)
-    return fail("not a tuner cost model (no \"format\": \"" + kFormatName +
-                "\")");
-  std::optional<int64_t> version = object->getInteger("version");
-  if (!version)
-    return fail("the model file has no integer \"version\"");
-  if (*version != kFormatVersion)
-    return fail("model file version " + llvm::Twine(*version) +
-                " is not supported (this build reads version " +
-                llvm::Twine(kFormatVersion) + ")");
-
-  const json::Object *featuresObject = object->getObject("features");
-  std::optional<llvm::StringRef> layout =
-      featuresObject ? featuresObject->getString("layout") : std::nullopt;
-  std::optional<int64_t> count =
-      featuresObject ? featuresObject->getInteger("count") : std::nullopt;
-  if (!layout || !count)
-    return fail("the model file does not describe its feature layout "
-                "(features.layout, features.count)");
-  if (*layout != featureLayoutHash() || *count != features::kNumFeatures)
-    return fail(llvm::formatv("the model was trained with feature layout {0} "
-                              "({1} features per computation) but this build "
-                              "uses layout {2} ({3} features): retrain the "
-                              "model with this build's tuner-train",
-                              *layout, *count, featureLayoutHash(),
+  Network<float>::InputNormalization normalization;
+  const json::Object *n = object.getObject("input_normalization");
+  const json::Array *mean = n ? n->getArray("mean") : nullptr;
+  const json::Array *scale = n ? n->getArray("scale") : nullptr;
+  if (!mean || !scale || mean->size() != features::kNumFeatures ||
+      scale->size() != features::kNumFeatures)
+    return fail(llvm::formatv("'input_normalization' must hold arrays "
+                              "'mean' and 'scale' of {0} numbers",
                               features::kNumFeatures)
                     .str());
-
-  Network<float>::InputNormalization normalization;
-  {
-    const json::Object *n = object->getObject("input_normalization");
-    const json::Array *mean = n ? n->getArray("mean") : nullptr;
-    const json::Array *scale = n ? n->getArray("scale") : nullptr;
-    if (!mean || !scale || mean->size() != features::kNumFeatures ||
-        scale->size() != features::kNumFeatures)
-      return fail(llvm::formatv("'input_normalization' must hold arrays "
-                                "'mean' and 'scale' of {0} numbers",
-                                features::kNumFeatures)
+  for (size_t i = 0; i < features::kNumFeatures; ++i) {
+    std::optional<double> m = (*mean)[i].getAsNumber();
+    std::optional<double> s = (*scale)[i].getAsNumber();
+    if (!m || !s || !std::isfinite(*m) || !std::isfinite(*s) || !(*s > 0))
+      return fail(llvm::formatv("input_normalization, feature {0}: the "
+                                "mean must be a finite number and the "
+                                "scale a positive one",
+                                i)
                       .str());
-    for (size_t i = 0; i < features::kNumFeatures; ++i) {
-      std::optional<double> m = (*mean)[i].getAsNumber();
-      std::optional<double> s = (*scale)[i].getAsNumber();
-      if (!m || !s || !std::isfinite(*m) || !std::isfinite(*s) || !(*s > 0))
-        return fail(llvm::formatv("input_normalization, feature {0}: the "
-                                  "mean must be a finite number and the "
-                                  "scale a positive one",
-                                  i)
-                        .str());
-      normalization.mean.push_back(float(*m));
-      normalization.scale.push_back(float(*s));
-    }
+    normalization.mean.push_back(float(*m));
+    normalization.scale.push_back(float(*s));
   }
+  network.setInputNormalization(std::move(normalization));
 
-  const json::Value *shapeJSON = object->get("shape");
-  if (!shapeJSON)
-    return fail("missing field 'shape'");
-  llvm::Expected<NetworkShape> shape = NetworkShape::fromJSON(*shapeJSON);
-  if (!shape)
-    return failWith(shape.takeError());
-  auto impl = std::make_shared<Impl>(*shape);
-  impl->network.setInputNormalization(std::move(normalization));
-  std::optional<llvm::StringRef> target = object->getString("target");
-  if (!target)
-    return fail("missing string field 'target'");
-  impl->target = target->str();
-  for (llvm::StringRef key : {"training", "dataset"})
-    if (!object->get(key))
-      return fail("missing field '" + key + "'");
-  llvm::Expected<TrainingSummary> training =
-      TrainingSummary::fromJSON(*object->get("training"));
-  if (!training)
-    return failWith(training.takeError());
-  impl->training = *training;
-  llvm::Expected<DatasetSummary> dataset =
-      DatasetSummary::fromJSON(*object->get("dataset"));
-  if (!dataset)
-    return failWith(dataset.takeError());
-  impl->dataset = std::move(*dataset);
-
-  const json::Array *parameters = object->getArray("parameters");
+  const json::Array *parameters = object.getArray("parameters");
   if (!parameters)
     return fail("missing array field 'parameters'");
   std::map<std::string, const json::Object *> byName;
@@ -451,9 +427,9 @@ llvm::Expected<CostModel> CostModel::fromJSON(const json::Value &json,
   }
   llvm::Error err = llvm::Error::success();
   size_t used = 0;
-  impl->network.forEachParameter([&](const std::string &name,
-                                     Network<float>::Matrix &value,
-                                     Network<float>::Matrix &) {
+  network.forEachParameter([&](const std::string &name,
+                               Network<float>::Matrix &value,
+                               Network<float>::Matrix &) {
     if (err)
       return;
     auto it = byName.find(name);
@@ -486,11 +462,127 @@ llvm::Expected<CostModel> CostModel::fromJSON(const json::Value &json,
     }
   });
   if (err)
-    return std::move(err);
+    return err;
   if (used != byName.size())
     return fail(llvm::formatv("{0} parameters that the shape does not have",
                               byName.size() - used)
                     .str());
+  return llvm::Error::success();
+}
+
+json::Value CostModel::toJSON() const {
+  json::Object maxima;
+  for (auto &[key, value] : featureMaxima())
+    maxima[key] = int64_t(value);
+  json::Array members;
+  for (const Network<float> &network : impl->networks)
+    members.push_back(networkToJSON(network));
+  return json::Object{
+      {"format", kFormatName},
+      {"version", kFormatVersion},
+      {"features", json::Object{{"layout", featureLayoutHash()},
+                                {"count", int64_t(features::kNumFeatures)},
+                                {"maxima", std::move(maxima)}}},
+      {"shape", getShape().toJSON()},
+      {"target", impl->target},
+      {"training", impl->training.toJSON()},
+      {"dataset", impl->dataset.toJSON()},
+      {"members", std::move(members)}};
+}
+
+llvm::Expected<CostModel> CostModel::fromJSON(const json::Value &json,
+                                              llvm::StringRef what) {
+  auto fail = [&](const llvm::Twine &message) {
+    return error(what + ": " + message);
+  };
+  auto failWith = [&](llvm::Error err) {
+    return fail(llvm::toString(std::move(err)));
+  };
+  const json::Object *object = json.getAsObject();
+  if (!object || object->getString("format") != kFormatName)
+    return fail("not a tuner cost model (no \"format\": \"" + kFormatName +
+                "\")");
+  std::optional<int64_t> version = object->getInteger("version");
+  if (!version)
+    return fail("the model file has no integer \"version\"");
+  if (*version < kOldestFormatVersion || *version > kFormatVersion)
+    return fail("model file version " + llvm::Twine(*version) +
+                " is not supported (this build reads versions " +
+                llvm::Twine(kOldestFormatVersion) + " to " +
+                llvm::Twine(kFormatVersion) + ")");
+
+  const json::Object *featuresObject = object->getObject("features");
+  std::optional<llvm::StringRef> layout =
+      featuresObject ? featuresObject->getString("layout") : std::nullopt;
+  std::optional<int64_t> count =
+      featuresObject ? featuresObject->getInteger("count") : std::nullopt;
+  if (!layout || !count)
+    return fail("the model file does not describe its feature layout "
+                "(features.layout, features.count)");
+  if (*layout != featureLayoutHash() || *count != features::kNumFeatures)
+    return fail(llvm::formatv("the model was trained with feature layout {0} "
+                              "({1} features per computation) but this build "
+                              "uses layout {2} ({3} features): retrain the "
+                              "model with this build's tuner-train",
+                              *layout, *count, featureLayoutHash(),
+                              features::kNumFeatures)
+                    .str());
+
+  const json::Value *shapeJSON = object->get("shape");
+  if (!shapeJSON)
+    return fail("missing field 'shape'");
+  llvm::Expected<NetworkShape> shape = NetworkShape::fromJSON(*shapeJSON);
+  if (!shape)
+    return failWith(shape.takeError());
+
+  // Version 2 holds one network at the top level; version 3 a list.
+  std::vector<const json::Object *> memberObjects;
+  if (*version == 2) {
+    memberObjects.push_back(object);
+  } else {
+    const json::Array *members = object->getArray("members");
+    if (!members || members->empty())
+      return fail("missing non-empty array field 'members' (the networks)");
+    for (const json::Value &member : *members) {
+      const json::Object *m = member.getAsObject();
+      if (!m)
+        return fail("a member of 'members' is not a JSON object");
+      memberObjects.push_back(m);
+    }
+  }
+  auto impl = std::make_shared<Impl>(*shape, memberObjects.size());
+  for (auto [i, member] : llvm::enumerate(memberObjects)) {
+    std::string prefix =
+        memberObjects.size() == 1 ? std::string()
+                                  : llvm::formatv("network {0} of {1}: ", i + 1,
+                                      memberObjects.size())
+                            .str();
+    if (llvm::Error err = readNetwork(*member, impl->networks[i], prefix))
+      return failWith(std::move(err));
+  }
+
+  std::optional<llvm::StringRef> target = object->getString("target");
+  if (!target)
+    return fail("missing string field 'target'");
+  impl->target = target->str();
+  for (llvm::StringRef key : {"training", "dataset"})
+    if (!object->get(key))
+      return fail("missing field '" + key + "'");
+  llvm::Expected<TrainingSummary> training =
+      TrainingSummary::fromJSON(*object->get("training"), *version);
+  if (!training)
+    return failWith(training.takeError());
+  if (training->members.size() != memberObjects.size())
+    return fail(llvm::formatv("the training summary describes {0} networks "
+                              "but the file holds {1}",
+                              training->members.size(), memberObjects.size())
+                    .str());
+  impl->training = std::move(*training);
+  llvm::Expected<DatasetSummary> dataset =
+      DatasetSummary::fromJSON(*object->get("dataset"));
+  if (!dataset)
+    return failWith(dataset.takeError());
+  impl->dataset = std::move(*dataset);
   return CostModel(std::move(impl));
 }
 
@@ -537,11 +629,14 @@ static bool sameTree(const FeatureTree &a, const FeatureTree &b) {
 std::vector<double>
 CostModel::predict(const ProgramFeatures &reference,
                    llvm::ArrayRef<ProgramFeatures> schedules) const {
-  std::vector<double> result(schedules.size());
-  float referenceLogit =
-      impl->network
-          .forwardLogits(reference.tree,
-                         Network<float>::packInputs({&reference}), 1)(0, 0);
+  // Sums of the members' log relative speedups, then their mean's exp.
+  std::vector<double> logSum(schedules.size(), 0);
+  std::vector<float> referenceLogits;
+  Network<float>::Matrix referenceInputs =
+      Network<float>::packInputs({&reference});
+  for (const Network<float> &network : impl->networks)
+    referenceLogits.push_back(
+        network.forwardLogits(reference.tree, referenceInputs, 1)(0, 0));
   // Groups of schedules with the same tree, in order of first appearance.
   std::map<uint64_t, std::vector<std::vector<size_t>>> byHash;
   for (size_t i = 0; i < schedules.size(); ++i) {
@@ -563,14 +658,22 @@ CostModel::predict(const ProgramFeatures &reference,
         std::vector<const ProgramFeatures *> batch;
         for (size_t k = start; k < end; ++k)
           batch.push_back(&schedules[group[k]]);
-        Network<float>::Matrix predictions = Network<float>::relativeSpeedups(
-            impl->network.forwardLogits(batch.front()->tree,
-                                        Network<float>::packInputs(batch),
+        Network<float>::Matrix inputs = Network<float>::packInputs(batch);
+        for (auto [network, referenceLogit] :
+             llvm::zip(impl->networks, referenceLogits)) {
+          Network<float>::Matrix predictions =
+              Network<float>::relativeSpeedups(
+                  network.forwardLogits(batch.front()->tree, inputs,
                                         batch.size()),
-            referenceLogit);
-        for (size_t k = start; k < end; ++k)
-          result[group[k]] = predictions(0, k - start);
+                  referenceLogit);
+          for (size_t k = start; k < end; ++k)
+            logSum[group[k]] += std::log(double(predictions(0, k - start)));
+        }
       }
+  std::vector<double> result(schedules.size());
+  double members = double(impl->networks.size());
+  for (auto [speedup, sum] : llvm::zip(result, logSum))
+    speedup = std::exp(sum / members);
   return result;
 }
 

@@ -1,6 +1,6 @@
 //===- CostModelImpl.h - What a CostModel holds -----------------*- C++ -*-===//
 //
-// Internal to TunerCostModel: the network (Eigen) behind a CostModel.
+// Internal to TunerCostModel: the networks (Eigen) behind a CostModel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,8 +14,12 @@
 namespace tuner {
 
 struct CostModel::Impl {
-  explicit Impl(const NetworkShape &shape) : network(shape) {}
-  Network<float> network;
+  /// `members` networks of `shape` (initialized later).
+  Impl(const NetworkShape &shape, size_t members)
+      : shape(shape), networks(members, Network<float>(shape)) {}
+  NetworkShape shape;
+  /// The ensemble's members, all of `shape`; never empty.
+  std::vector<Network<float>> networks;
   std::string target;
   TrainingSummary training;
   DatasetSummary dataset;

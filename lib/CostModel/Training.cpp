@@ -9,9 +9,12 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <mutex>
+#include <thread>
 #include <tuple>
 
 using namespace tuner;
@@ -29,6 +32,8 @@ llvm::Error TrainingOptions::check() const {
     return error("the batch size must be positive");
   if (patience == 0)
     return error("the patience must be positive");
+  if (ensemble == 0)
+    return error("the ensemble needs at least one network");
   if (!(learningRate > 0))
     return error(llvm::formatv("the learning rate must be positive, got {0}",
                                learningRate)
@@ -194,28 +199,34 @@ Matrix packBatch(const std::vector<LabeledSchedule> &labeled,
   return Network<float>::packInputs(schedules);
 }
 
-/// Predictions (no dropout) of every member of `groups`, by index.
-std::map<size_t, double> predictGroups(const Network<float> &network,
+/// Predictions (no dropout) of every member of `groups`, by index: the
+/// geometric mean of those of `networks` (one network or an ensemble).
+std::map<size_t, double> predictGroups(llvm::ArrayRef<Network<float>> networks,
                                        const std::vector<LabeledSchedule> &l,
                                        const std::vector<Group> &groups) {
-  std::map<size_t, double> result;
+  std::map<size_t, double> logSum;
   for (const Group &group : groups) {
     Matrix targets;
     Matrix inputs = packBatch(l, group.members, targets);
-    Matrix predictions = predictRelative(network, l, group.members, inputs);
-    for (auto [k, i] : llvm::enumerate(group.members))
-      result[i] = predictions(0, k);
+    for (const Network<float> &network : networks) {
+      Matrix predictions = predictRelative(network, l, group.members, inputs);
+      for (auto [k, i] : llvm::enumerate(group.members))
+        logSum[i] += std::log(double(predictions(0, k)));
+    }
   }
+  std::map<size_t, double> result;
+  for (auto [i, sum] : logSum)
+    result[i] = std::exp(sum / double(networks.size()));
   return result;
 }
 
-/// MAPE and the loss `kind` of the network on `groups`.
-std::pair<double, double> groupsErrors(const Network<float> &network,
+/// MAPE and the loss `kind` of `networks` on `groups`.
+std::pair<double, double> groupsErrors(llvm::ArrayRef<Network<float>> networks,
                                        const std::vector<LabeledSchedule> &l,
                                        const std::vector<Group> &groups,
                                        TrainingLoss kind) {
   std::vector<double> measured, predicted;
-  for (auto [i, prediction] : predictGroups(network, l, groups)) {
+  for (auto [i, prediction] : predictGroups(networks, l, groups)) {
     measured.push_back(l[i].speedup);
     predicted.push_back(prediction);
   }
@@ -299,6 +310,156 @@ private:
 };
 } // namespace
 
+namespace {
+/// What training one network needs: the featurized schedules and the
+/// groups of the split.
+struct TrainingData {
+  const std::vector<LabeledSchedule> &labeled;
+  std::vector<Group> train, validation, test;
+};
+
+/// One trained network and how its training went.
+struct TrainedNetwork {
+  Network<float> network;
+  MemberSummary summary;
+};
+
+/// The seed of member `member` of an ensemble trained with `seed`: the
+/// first is `seed` itself, so that an ensemble of one is the single network
+/// that seed always gave; the others have 53 bits, so that every JSON
+/// reader reads them back exactly.
+uint64_t memberSeed(uint64_t seed, unsigned member) {
+  return member == 0 ? seed : mix(seed, 1000 + member) >> 11;
+}
+
+/// Trains network `member` of the ensemble from its own seed, keeping the
+/// weights of its best validation epoch. `onEpoch` may be called from
+/// several threads at once (the caller serializes).
+llvm::Expected<TrainedNetwork>
+trainNetwork(const TrainingData &data, const TrainingOptions &options,
+             unsigned member, Network<float>::InputNormalization normalization,
+             llvm::function_ref<void(const EpochReport &)> onEpoch) {
+  const std::vector<LabeledSchedule> &labeled = data.labeled;
+  uint64_t seed = memberSeed(options.seed, member);
+  // An epoch's optimizer steps. A forward pass takes schedules of one group
+  // (one tree), at most batchSize of them; a step gathers such chunks, in
+  // random order, until it holds batchSize schedules, so that one step
+  // learns from several programs rather than from one program's offset.
+  using Chunk = std::vector<size_t>;
+  auto stepsOf = [&](std::mt19937_64 &rng) {
+    std::vector<Chunk> chunks;
+    for (const Group &group : data.train) {
+      std::vector<size_t> members = group.members;
+      shuffle(members, rng);
+      for (size_t start = 0; start < members.size(); start += options.batchSize)
+        chunks.emplace_back(
+            members.begin() + start,
+            members.begin() +
+                std::min(members.size(), start + options.batchSize));
+    }
+    shuffle(chunks, rng);
+    std::vector<std::vector<Chunk>> steps;
+    size_t filled = options.batchSize;
+    for (Chunk &chunk : chunks) {
+      if (filled >= options.batchSize) {
+        steps.emplace_back();
+        filled = 0;
+      }
+      filled += chunk.size();
+      steps.back().push_back(std::move(chunk));
+    }
+    return steps;
+  };
+  size_t trainSamples = 0;
+  for (const Group &group : data.train)
+    trainSamples += group.members.size();
+  // At most this many: a step may gather more than batchSize schedules.
+  size_t stepsPerEpoch =
+      (trainSamples + options.batchSize - 1) / options.batchSize;
+
+  Network<float> network(options.shape);
+  network.initialize(mix(seed, 1));
+  network.setInputNormalization(std::move(normalization));
+  Network<float> best = network;
+  AdamW optimizer(network, options.weightDecay);
+  OneCycle schedule(options.learningRate,
+                    size_t(options.epochs) * stepsPerEpoch);
+  std::mt19937_64 shuffleRng(mix(seed, 2));
+  std::mt19937_64 dropoutRng(mix(seed, 3));
+
+  MemberSummary summary;
+  summary.seed = seed;
+  double bestValidation = std::numeric_limits<double>::infinity();
+  summary.validationMAPE = bestValidation;
+  size_t step = 0;
+  unsigned sinceBest = 0;
+  for (unsigned epoch = 1; epoch <= options.epochs; ++epoch) {
+    double lossSum = 0;
+    size_t lossCount = 0;
+    double rate = 0;
+    for (const std::vector<Chunk> &chunks : stepsOf(shuffleRng)) {
+      size_t stepSamples = 0;
+      for (const Chunk &chunk : chunks)
+        stepSamples += chunk.size();
+      network.zeroGradients();
+      for (const Chunk &chunk : chunks) {
+        Matrix targetsOfChunk;
+        Matrix inputs = packBatch(labeled, chunk, targetsOfChunk);
+        const LabeledSchedule &first = labeled[chunk.front()];
+        Network<float>::RelativeTape tape;
+        Matrix predictions = predictRelative(network, labeled, chunk, inputs,
+                                             &tape, &dropoutRng);
+        Matrix grad;
+        float loss = trainingLoss<float>(options.loss, predictions,
+                                         targetsOfChunk, &grad);
+        lossSum += double(loss) * double(chunk.size());
+        lossCount += chunk.size();
+        // The loss is a mean over the chunk; the step's, over all of it.
+        grad *= float(double(chunk.size()) / double(stepSamples));
+        network.backwardRelative(first.features.tree, first.reference->tree,
+                                 tape, grad);
+      }
+      auto [r, beta1] = schedule.at(step++);
+      rate = r;
+      optimizer.step(rate, beta1);
+    }
+    EpochReport report;
+    report.member = member;
+    report.epoch = epoch;
+    report.trainLoss = lossSum / double(std::max<size_t>(lossCount, 1));
+    std::tie(report.validationMAPE, report.validationLoss) =
+        groupsErrors(network, labeled, data.validation, options.loss);
+    report.learningRate = rate;
+    report.best = report.validationLoss < bestValidation;
+    summary.epochsRun = epoch;
+    if (report.best) {
+      bestValidation = report.validationLoss;
+      summary.validationMAPE = report.validationMAPE;
+      best = network;
+      summary.bestEpoch = epoch;
+      sinceBest = 0;
+    } else {
+      ++sinceBest;
+    }
+    onEpoch(report);
+    if (!std::isfinite(report.trainLoss))
+      return error(llvm::formatv("training diverged at epoch {0}{1} (the "
+                                 "training loss is not finite); try a lower "
+                                 "learning rate",
+                                 epoch,
+                                 options.ensemble > 1
+                                     ? llvm::formatv(" of network {0}",
+                                                     member + 1)
+                                           .str()
+                                     : std::string())
+                       .str());
+    if (sinceBest >= options.patience)
+      break;
+  }
+  return TrainedNetwork{std::move(best), summary};
+}
+} // namespace
+
 llvm::Expected<CostModel>
 tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
                       const TrainingOptions &options,
@@ -337,63 +498,55 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
   auto asSet = [](const std::vector<std::string> &ids) {
     return std::set<std::string>(ids.begin(), ids.end());
   };
-  std::vector<Group> trainGroups = groupSchedules(labeled, asSet(split->train));
-  std::vector<Group> validationGroups =
-      groupSchedules(labeled, asSet(split->validation));
-  std::vector<Group> testGroups = groupSchedules(labeled, asSet(split->test));
+  TrainingData data{labeled, groupSchedules(labeled, asSet(split->train)),
+                    groupSchedules(labeled, asSet(split->validation)),
+                    groupSchedules(labeled, asSet(split->test))};
 
-  // An epoch's optimizer steps. A forward pass takes schedules of one group
-  // (one tree), at most batchSize of them; a step gathers such chunks, in
-  // random order, until it holds batchSize schedules, so that one step
-  // learns from several programs rather than from one program's offset.
-  using Chunk = std::vector<size_t>;
-  auto stepsOf = [&](std::mt19937_64 &rng) {
-    std::vector<Chunk> chunks;
-    for (const Group &group : trainGroups) {
-      std::vector<size_t> members = group.members;
-      shuffle(members, rng);
-      for (size_t start = 0; start < members.size(); start += options.batchSize)
-        chunks.emplace_back(
-            members.begin() + start,
-            members.begin() +
-                std::min(members.size(), start + options.batchSize));
-    }
-    shuffle(chunks, rng);
-    std::vector<std::vector<Chunk>> steps;
-    size_t filled = options.batchSize;
-    for (Chunk &chunk : chunks) {
-      if (filled >= options.batchSize) {
-        steps.emplace_back();
-        filled = 0;
-      }
-      filled += chunk.size();
-      steps.back().push_back(std::move(chunk));
-    }
-    return steps;
-  };
-  size_t trainSamples = 0;
-  for (const Group &group : trainGroups)
-    trainSamples += group.members.size();
-  // At most this many: a step may gather more than batchSize schedules.
-  size_t stepsPerEpoch =
-      (trainSamples + options.batchSize - 1) / options.batchSize;
-
-  Network<float> network(options.shape);
-  network.initialize(mix(options.seed, 1));
+  // Every network standardizes its inputs with the training programs'
+  // statistics.
+  Network<float>::InputNormalization normalization;
   {
-    // Standardize the inputs with the training programs' statistics.
     Network<float>::NormalizationFit fit;
-    for (const Group &group : trainGroups)
+    for (const Group &group : data.train)
       for (size_t i : group.members)
         fit.add(Network<float>::packInputs({&labeled[i].features}));
-    network.setInputNormalization(fit.result());
+    normalization = fit.result();
   }
-  Network<float> best = network;
-  AdamW optimizer(network, options.weightDecay);
-  OneCycle schedule(options.learningRate,
-                    size_t(options.epochs) * stepsPerEpoch);
-  std::mt19937_64 shuffleRng(mix(options.seed, 2));
-  std::mt19937_64 dropoutRng(mix(options.seed, 3));
+
+  // The networks, on up to `jobs` threads; each depends only on its seed.
+  unsigned jobs = options.jobs ? options.jobs
+                               : std::max(1u, std::thread::hardware_concurrency());
+  jobs = std::min(jobs, options.ensemble);
+  std::vector<std::optional<TrainedNetwork>> trained(options.ensemble);
+  std::vector<std::string> failures(options.ensemble);
+  std::mutex reportMutex;
+  auto report = [&](const EpochReport &epoch) {
+    std::lock_guard<std::mutex> lock(reportMutex);
+    onEpoch(epoch);
+  };
+  std::atomic<unsigned> nextMember{0};
+  auto worker = [&] {
+    for (unsigned m = nextMember++; m < options.ensemble; m = nextMember++) {
+      llvm::Expected<TrainedNetwork> network =
+          trainNetwork(data, options, m, normalization, report);
+      if (network)
+        trained[m] = std::move(*network);
+      else
+        failures[m] = llvm::toString(network.takeError());
+    }
+  };
+  if (jobs == 1) {
+    worker();
+  } else {
+    std::vector<std::thread> threads;
+    for (unsigned j = 0; j < jobs; ++j)
+      threads.emplace_back(worker);
+    for (std::thread &thread : threads)
+      thread.join();
+  }
+  for (const std::string &failure : failures)
+    if (!failure.empty())
+      return error(failure);
 
   TrainingSummary summary;
   summary.seed = options.seed;
@@ -403,73 +556,20 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
   summary.patience = options.patience;
   summary.learningRate = options.learningRate;
   summary.weightDecay = options.weightDecay;
-  double bestValidation = std::numeric_limits<double>::infinity();
-  double bestValidationMAPE = bestValidation;
-  size_t step = 0;
-  unsigned sinceBest = 0;
-  for (unsigned epoch = 1; epoch <= options.epochs; ++epoch) {
-    double lossSum = 0;
-    size_t lossCount = 0;
-    double rate = 0;
-    for (const std::vector<Chunk> &chunks : stepsOf(shuffleRng)) {
-      size_t stepSamples = 0;
-      for (const Chunk &chunk : chunks)
-        stepSamples += chunk.size();
-      network.zeroGradients();
-      for (const Chunk &chunk : chunks) {
-        Matrix targetsOfChunk;
-        Matrix inputs = packBatch(labeled, chunk, targetsOfChunk);
-        const LabeledSchedule &first = labeled[chunk.front()];
-        Network<float>::RelativeTape tape;
-        Matrix predictions = predictRelative(network, labeled, chunk, inputs,
-                                             &tape, &dropoutRng);
-        Matrix grad;
-        float loss = trainingLoss<float>(options.loss, predictions,
-                                         targetsOfChunk, &grad);
-        lossSum += double(loss) * double(chunk.size());
-        lossCount += chunk.size();
-        // The loss is a mean over the chunk; the step's, over all of it.
-        grad *= float(double(chunk.size()) / double(stepSamples));
-        network.backwardRelative(first.features.tree, first.reference->tree,
-                                 tape, grad);
-      }
-      auto [r, beta1] = schedule.at(step++);
-      rate = r;
-      optimizer.step(rate, beta1);
-    }
-    EpochReport report;
-    report.epoch = epoch;
-    report.trainLoss = lossSum / double(std::max<size_t>(lossCount, 1));
-    std::tie(report.validationMAPE, report.validationLoss) =
-        groupsErrors(network, labeled, validationGroups, options.loss);
-    report.learningRate = rate;
-    report.best = report.validationLoss < bestValidation;
-    summary.epochsRun = epoch;
-    if (report.best) {
-      bestValidation = report.validationLoss;
-      bestValidationMAPE = report.validationMAPE;
-      best = network;
-      summary.bestEpoch = epoch;
-      sinceBest = 0;
-    } else {
-      ++sinceBest;
-    }
-    onEpoch(report);
-    if (!std::isfinite(report.trainLoss))
-      return error(llvm::formatv("training diverged at epoch {0} (the "
-                                 "training loss is not finite); try a lower "
-                                 "learning rate",
-                                 epoch)
-                       .str());
-    if (sinceBest >= options.patience)
-      break;
+  auto impl = std::make_shared<CostModel::Impl>(options.shape, 0);
+  for (std::optional<TrainedNetwork> &network : trained) {
+    summary.members.push_back(network->summary);
+    impl->networks.push_back(std::move(network->network));
   }
 
   summary.trainMAPE =
-      groupsErrors(best, labeled, trainGroups, TrainingLoss::MAPE).first;
-  summary.validationMAPE = bestValidationMAPE;
+      groupsErrors(impl->networks, labeled, data.train, TrainingLoss::MAPE)
+          .first;
+  summary.validationMAPE = groupsErrors(impl->networks, labeled,
+                                        data.validation, TrainingLoss::MAPE)
+                               .first;
   std::vector<double> measured, predicted;
-  for (auto [i, prediction] : predictGroups(best, labeled, testGroups)) {
+  for (auto [i, prediction] : predictGroups(impl->networks, labeled, data.test)) {
     measured.push_back(labeled[i].speedup);
     predicted.push_back(prediction);
   }
@@ -481,8 +581,6 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
           .count();
 
-  auto impl = std::make_shared<CostModel::Impl>(options.shape);
-  impl->network = std::move(best);
   impl->target = targets.empty() ? "" : *targets.begin();
   impl->training = summary;
   impl->dataset.path = datasetPath.str();

@@ -113,6 +113,16 @@ static cl::opt<unsigned> patienceOption(
     "patience",
     cl::desc("Stop after this many epochs without a better validation loss"),
     cl::init(kDefaults.patience), cl::cat(toolCategory));
+static cl::opt<unsigned> ensembleOption(
+    "ensemble",
+    cl::desc("Networks to train from different seeds on the same split; the "
+             "model averages their predictions"),
+    cl::init(kDefaults.ensemble), cl::cat(toolCategory));
+static cl::opt<unsigned> jobsOption(
+    "jobs",
+    cl::desc("Networks trained at once (0: one per core); the model does not "
+             "depend on it"),
+    cl::init(kDefaults.jobs), cl::cat(toolCategory));
 static cl::list<unsigned>
     hiddenOption("hidden",
                  cl::desc("Hidden layer sizes of the computation embedding MLP "
@@ -201,6 +211,8 @@ static Error train() {
   options.learningRate = learningRateOption;
   options.weightDecay = weightDecayOption;
   options.patience = patienceOption;
+  options.ensemble = ensembleOption;
+  options.jobs = jobsOption;
   std::optional<TrainingLoss> loss = parseTrainingLoss(lossOption);
   if (!loss)
     return error("--loss: unknown loss '" + lossOption +
@@ -228,6 +240,9 @@ static Error train() {
   llvm::outs().flush();
   Expected<CostModel> model = trainCostModel(
       *dataset, datasetOption, options, [&](const EpochReport &report) {
+        if (options.ensemble > 1)
+          llvm::outs() << llvm::formatv("network {0}/{1}  ", report.member + 1,
+                                        options.ensemble);
         llvm::outs() << llvm::formatv(
             "epoch {0,4}/{1}  train loss {2}  validation loss {3} (MAPE {4})  "
             "lr {5}{6}\n",
@@ -246,11 +261,23 @@ static Error train() {
       "used, {4} not ok)\n",
       d.trainPrograms.size(), d.validationPrograms.size(),
       d.testPrograms.size(), d.samples, d.skippedSamples);
+  auto ofNetwork = [](const MemberSummary &m) {
+    return llvm::formatv("best epoch {0} of {1}", m.bestEpoch, m.epochsRun)
+        .str();
+  };
+  std::string what = ofNetwork(t.members.front());
+  if (t.members.size() > 1) {
+    for (auto [i, m] : llvm::enumerate(t.members))
+      llvm::outs() << llvm::formatv(
+          "network {0}/{1} (seed {2}): {3}, validation MAPE {4}\n", i + 1,
+          t.members.size(), m.seed, ofNetwork(m), fixed(m.validationMAPE));
+    what = llvm::formatv("ensemble of {0} networks", t.members.size()).str();
+  }
   llvm::outs() << llvm::formatv(
-      "best epoch {0} of {1}: train MAPE {2}, validation MAPE {3}; test "
-      "MAPE {4}, Pearson {5}, Spearman {6}\n",
-      t.bestEpoch, t.epochsRun, fixed(t.trainMAPE), fixed(t.validationMAPE),
-      fixed(t.testMAPE), fixed(t.testPearson), fixed(t.testSpearman));
+      "{0}: train MAPE {1}, validation MAPE {2}; test MAPE {3}, Pearson {4}, "
+      "Spearman {5}\n",
+      what, fixed(t.trainMAPE), fixed(t.validationMAPE), fixed(t.testMAPE),
+      fixed(t.testPearson), fixed(t.testSpearman));
   if (Error err = model->save(outputOption))
     return err;
   llvm::outs() << "wrote " << outputOption << "\n";

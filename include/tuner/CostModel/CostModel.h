@@ -66,21 +66,36 @@ enum class TrainingLoss {
 llvm::StringRef trainingLossName(TrainingLoss loss);
 std::optional<TrainingLoss> parseTrainingLoss(llvm::StringRef name);
 
+/// How one network of a model was trained.
+struct MemberSummary {
+  /// The seed of its initial weights, dropout and batch order.
+  uint64_t seed = 0;
+  unsigned epochsRun = 0, bestEpoch = 0;
+  /// Its own validation MAPE at its best epoch (the weights kept).
+  double validationMAPE = 0;
+};
+
 /// How a model was trained and how well it did.
 struct TrainingSummary {
+  /// The seed of the split (and of the first member).
   uint64_t seed = 0;
   TrainingLoss loss = TrainingLoss::MAPE;
-  unsigned maxEpochs = 0, epochsRun = 0, bestEpoch = 0;
+  unsigned maxEpochs = 0;
   unsigned batchSize = 0, patience = 0;
   double learningRate = 0, weightDecay = 0;
+  /// One per network of the ensemble, in order.
+  std::vector<MemberSummary> members;
+  /// Of the whole model (the ensemble's predictions).
   double trainMAPE = 0, validationMAPE = 0;
   /// On the held-out test programs.
   double testMAPE = 0, testPearson = 0, testSpearman = 0;
   double seconds = 0;
 
   llvm::json::Value toJSON() const;
+  /// Reads a summary written by model file format `version` (2: one
+  /// network, its epochs at the top level).
   static llvm::Expected<TrainingSummary>
-  fromJSON(const llvm::json::Value &json);
+  fromJSON(const llvm::json::Value &json, int64_t version);
 };
 
 /// What a model was trained on.
@@ -95,11 +110,15 @@ struct DatasetSummary {
   static llvm::Expected<DatasetSummary> fromJSON(const llvm::json::Value &json);
 };
 
-/// A trained model. Cheap to copy (the weights are shared and immutable).
+/// A trained model: one network, or an ensemble of networks trained alike
+/// from different seeds, whose predictions it averages (the geometric mean
+/// of their speedups). Cheap to copy (the weights are shared and immutable).
 class CostModel {
 public:
-  /// The model file format this build reads and writes.
-  static constexpr int64_t kFormatVersion = 2;
+  /// The model file format this build writes; it also reads version 2 (one
+  /// network, its weights at the top level).
+  static constexpr int64_t kFormatVersion = 3;
+  static constexpr int64_t kOldestFormatVersion = 2;
 
   /// Reads a model file. Fails with a message naming the file on a missing
   /// or unreadable file, malformed JSON (with line and column), a file that
@@ -134,6 +153,8 @@ public:
                               llvm::ArrayRef<ProgramFeatures> schedules) const;
 
   const NetworkShape &getShape() const;
+  /// Networks in the ensemble (1 for a single network).
+  size_t ensembleSize() const;
   /// Fingerprint of the machine whose measurements trained the model.
   const std::string &getTarget() const;
   const TrainingSummary &getTraining() const;

@@ -36,14 +36,23 @@ struct TrainingOptions {
   double weightDecay = 0.0075;
   /// Stop after this many epochs without a better validation loss.
   unsigned patience = 30;
+  /// Networks trained (on the same split, from different seeds) whose
+  /// predictions the model averages.
+  unsigned ensemble = 1;
+  /// Networks trained at once, on threads of their own (0: one per core).
+  /// The result does not depend on it.
+  unsigned jobs = 0;
 
-  /// Fails on zero epochs, batch size or patience, a learning rate that is
-  /// not positive, a negative weight decay, or a bad shape.
+  /// Fails on zero epochs, batch size, patience or ensemble size, a
+  /// learning rate that is not positive, a negative weight decay, or a bad
+  /// shape.
   llvm::Error check() const;
 };
 
 /// What one epoch did.
 struct EpochReport {
+  /// The ensemble's network it belongs to (0-based).
+  unsigned member = 0;
   unsigned epoch = 0; ///< 1-based.
   /// Mean loss of the epoch's training batches (with dropout).
   double trainLoss = 0;
@@ -89,7 +98,9 @@ llvm::Expected<ProgramSplit> splitPrograms(std::vector<std::string> programs,
                                            uint64_t seed);
 
 /// Trains a model on `dataset` (read from `datasetPath`, recorded in the
-/// model); calls `onEpoch` after every epoch. Fails when the dataset has too
+/// model); calls `onEpoch` after every epoch of every network (one call at
+/// a time, but from the training threads when several networks train at
+/// once). Fails when the dataset has too
 /// few programs with measured speedups, mixes measurements of several
 /// machines, or does not fit the feature layout.
 llvm::Expected<CostModel>

@@ -48,8 +48,8 @@ TEST(CostModelBenchmark, DISABLED_PredictionsPerSecond) {
   ProgramTree tree = fillMatmul(256, 256, 256);
   Space space = spaceOf(tree);
   std::vector<Config> configs = randomConfigs(space, 4096, 1);
-  auto impl = std::make_shared<CostModel::Impl>(NetworkShape());
-  impl->network.initialize(1);
+  auto impl = std::make_shared<CostModel::Impl>(NetworkShape(), 1);
+  impl->networks.front().initialize(1);
   CostModel model(impl);
 
   llvm::Expected<FeatureExtractor> extractor = FeatureExtractor::create(tree);
@@ -77,7 +77,7 @@ TEST(CostModelBenchmark, DISABLED_PredictionsPerSecond) {
     endToEnd = std::min(endToEnd, seconds(start));
   }
   std::printf("%zu candidates in %zu tree shapes, %zu parameters\n",
-              configs.size(), shapes.size(), impl->network.parameterCount());
+              configs.size(), shapes.size(), impl->networks.front().parameterCount());
   std::printf("network only:          %.0f predictions/s\n",
               configs.size() / network);
   std::printf("with feature extraction: %.0f predictions/s\n",

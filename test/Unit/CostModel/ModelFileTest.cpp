@@ -86,7 +86,7 @@ TEST_F(ModelFileTest, RoundTripKeepsPredictionsAndDescription) {
   EXPECT_EQ(loaded->getTarget(), "test-cpu");
   EXPECT_EQ(loaded->getDataset().testPrograms,
             model->getDataset().testPrograms);
-  EXPECT_EQ(loaded->getTraining().epochsRun, 2u);
+  EXPECT_EQ(loaded->getTraining().members.front().epochsRun, 2u);
 
   const ProgramRecord &program = dataset->programs[0];
   std::vector<Config> configs;
@@ -105,7 +105,7 @@ TEST_F(ModelFileTest, RoundTripKeepsPredictionsAndDescription) {
   ASSERT_TRUE(bool(json));
   const llvm::json::Object &object = *json->getAsObject();
   EXPECT_EQ(object.getString("format"), "tuner-cost-model");
-  EXPECT_EQ(object.getInteger("version"), 2);
+  EXPECT_EQ(object.getInteger("version"), 3);
   EXPECT_EQ(object.getObject("features")->getString("layout"),
             featureLayoutHash());
   EXPECT_EQ(object.getObject("features")
@@ -190,19 +190,97 @@ TEST_F(ModelFileTest, WrongVersion) {
   std::string file =
       write("v1.json", [](llvm::json::Object &o) { o["version"] = 1; });
   EXPECT_EQ(loadError(file), file + ": model file version 1 is not supported "
-                                    "(this build reads version 2)");
+                                    "(this build reads versions 2 to 3)");
+}
+
+/// The model in the layout of format version 2: one network's fields and
+/// epochs at the top level.
+static void toVersion2(llvm::json::Object &o) {
+  o["version"] = 2;
+  llvm::json::Object network =
+      std::move(*(*o.getArray("members"))[0].getAsObject());
+  o.erase("members");
+  for (auto &[key, value] : network)
+    o[key] = std::move(value);
+  llvm::json::Object &training = *o.getObject("training");
+  llvm::json::Object member =
+      std::move(*(*training.getArray("members"))[0].getAsObject());
+  training.erase("members");
+  training["epochs_run"] = std::move(*member.get("epochs_run"));
+  training["best_epoch"] = std::move(*member.get("best_epoch"));
+}
+
+TEST_F(ModelFileTest, ReadsVersion2) {
+  std::string file = write("v2.json", toVersion2);
+  llvm::Expected<CostModel> loaded = CostModel::load(file);
+  ASSERT_TRUE(bool(loaded)) << llvm::toString(loaded.takeError());
+  EXPECT_EQ(loaded->ensembleSize(), 1u);
+  EXPECT_EQ(loaded->getTraining().members.front().epochsRun, 2u);
+  const ProgramRecord &program = dataset->programs[0];
+  std::vector<Config> configs;
+  for (const SampleRecord &sample : dataset->samples)
+    if (sample.programId == program.id)
+      configs.push_back(sample.config);
+  llvm::Expected<std::vector<double>> before =
+      model->predict(program.tree, program.space, configs);
+  llvm::Expected<std::vector<double>> after =
+      loaded->predict(program.tree, program.space, configs);
+  ASSERT_TRUE(bool(before) && bool(after));
+  EXPECT_EQ(*before, *after);
+  // Its errors name no network.
+  std::string corrupt = write("v2-corrupt.json", [](llvm::json::Object &o) {
+    toVersion2(o);
+    o.erase("input_normalization");
+  });
+  EXPECT_EQ(loadError(corrupt).find(corrupt +
+                                    ": 'input_normalization' must hold"),
+            0u)
+      << loadError(corrupt);
+}
+
+TEST_F(ModelFileTest, NetworksAndTheirSummaryAgree) {
+  std::string none = write("no-members.json", [](llvm::json::Object &o) {
+    o["members"] = llvm::json::Array{};
+  });
+  EXPECT_EQ(loadError(none),
+            none + ": missing non-empty array field 'members' (the networks)");
+  std::string extra = write("extra.json", [](llvm::json::Object &o) {
+    llvm::json::Array &members = *o.getArray("members");
+    members.push_back(members[0]);
+  });
+  EXPECT_EQ(loadError(extra), extra + ": the training summary describes 1 "
+                                      "networks but the file holds 2");
+  // In an ensemble, errors name the network.
+  std::string second = write("second.json", [](llvm::json::Object &o) {
+    llvm::json::Array &members = *o.getArray("members");
+    members.push_back(members[0]);
+    llvm::json::Object &last = *(*members[1].getAsObject()->getArray(
+                                      "parameters"))
+                                    .back()
+                                    .getAsObject();
+    (*last.getArray("values"))[0] = "x";
+    llvm::json::Array &summaries =
+        *o.getObject("training")->getArray("members");
+    summaries.push_back(summaries[0]);
+  });
+  EXPECT_EQ(loadError(second), second + ": network 2 of 2: parameter "
+                                        "'regression.1.bias': value 0 is not "
+                                        "a finite number");
 }
 
 TEST_F(ModelFileTest, BadInputNormalization) {
   std::string missing = write("no-normalization.json", [](llvm::json::Object &o) {
-    o.erase("input_normalization");
+    (*o.getArray("members"))[0].getAsObject()->erase("input_normalization");
   });
-  EXPECT_NE(loadError(missing).find("'input_normalization' must hold arrays "
-                                    "'mean' and 'scale' of"),
+  EXPECT_NE(loadError(missing).find("'input_normalization' "
+                                    "must hold arrays 'mean' and 'scale' of"),
             std::string::npos)
       << loadError(missing);
   std::string zero = write("zero-scale.json", [](llvm::json::Object &o) {
-    (*o.getObject("input_normalization")->getArray("scale"))[3] = 0.0;
+    (*(*o.getArray("members"))[0]
+          .getAsObject()
+          ->getObject("input_normalization")
+          ->getArray("scale"))[3] = 0.0;
   });
   EXPECT_EQ(loadError(zero),
             zero + ": input_normalization, feature 3: the mean must be a "
@@ -233,25 +311,34 @@ TEST_F(ModelFileTest, FeatureLayoutMismatch) {
 
 TEST_F(ModelFileTest, CorruptWeights) {
   std::string file = write("weights.json", [](llvm::json::Object &o) {
-    llvm::json::Object &first = *(*o.getArray("parameters"))[0].getAsObject();
+    llvm::json::Object &first = *(*(*o.getArray("members"))[0]
+                                        .getAsObject()
+                                        ->getArray("parameters"))[0]
+                                      .getAsObject();
     first.getArray("values")->pop_back();
   });
   EXPECT_EQ(loadError(file), file +
-                                 ": parameter 'computation.0.weight' is "
+                                 ": parameter "
+                                 "'computation.0.weight' is "
                                  "not a 6x" +
                                  std::to_string(features::kNumFeatures) +
                                  " matrix as the shape says");
   file = write("nan.json", [](llvm::json::Object &o) {
-    llvm::json::Object &last =
-        *(*o.getArray("parameters")).back().getAsObject();
+    llvm::json::Object &last = *(*(*o.getArray("members"))[0]
+                                       .getAsObject()
+                                       ->getArray("parameters"))
+                                     .back()
+                                     .getAsObject();
     (*last.getArray("values"))[0] = "x";
   });
-  EXPECT_EQ(loadError(file), file + ": parameter 'regression.1.bias': value 0 "
+  EXPECT_EQ(loadError(file), file + ": parameter "
+                                    "'regression.1.bias': value 0 "
                                     "is not a finite number");
   file = write("shape.json", [](llvm::json::Object &o) {
     (*o.getObject("shape"))["embedding"] = 5;
   });
-  EXPECT_EQ(loadError(file), file + ": parameter 'computation.1.weight' is "
+  EXPECT_EQ(loadError(file), file + ": parameter "
+                                    "'computation.1.weight' is "
                                     "not a 5x6 matrix as the shape says");
 }
 

@@ -80,11 +80,15 @@ TEST(TrainingTest, LearnsAndIsDeterministic) {
   // The model learns: training error falls well below where it starts.
   EXPECT_LT(reports.back().trainLoss, 0.7 * reports.front().trainLoss);
   const TrainingSummary &training = model->getTraining();
-  EXPECT_EQ(training.epochsRun, 25u);
-  EXPECT_GE(training.bestEpoch, 1u);
-  EXPECT_DOUBLE_EQ(training.validationMAPE,
-                   reports[training.bestEpoch - 1].validationMAPE);
-  EXPECT_TRUE(reports[training.bestEpoch - 1].best);
+  ASSERT_EQ(training.members.size(), 1u);
+  const MemberSummary &network = training.members.front();
+  EXPECT_EQ(network.seed, tinyOptions().seed);
+  EXPECT_EQ(network.epochsRun, 25u);
+  EXPECT_GE(network.bestEpoch, 1u);
+  EXPECT_DOUBLE_EQ(network.validationMAPE,
+                   reports[network.bestEpoch - 1].validationMAPE);
+  EXPECT_NEAR(training.validationMAPE, network.validationMAPE, 1e-9);
+  EXPECT_TRUE(reports[network.bestEpoch - 1].best);
   EXPECT_EQ(model->getTarget(), "test-cpu");
   const DatasetSummary &summary = model->getDataset();
   EXPECT_EQ(summary.programs, 6u);
@@ -103,8 +107,8 @@ TEST(TrainingTest, LearnsAndIsDeterministic) {
   ASSERT_TRUE(bool(second));
   for (size_t i = 0; i < reports.size(); ++i)
     EXPECT_EQ(reports[i].validationMAPE, again[i].validationMAPE) << i;
-  EXPECT_EQ(*model->toJSON().getAsObject()->get("parameters"),
-            *second->toJSON().getAsObject()->get("parameters"));
+  EXPECT_EQ(*model->toJSON().getAsObject()->get("members"),
+            *second->toJSON().getAsObject()->get("members"));
 
   // The evaluation of the test programs matches what training reported.
   llvm::Expected<Evaluation> evaluation =
@@ -112,6 +116,82 @@ TEST(TrainingTest, LearnsAndIsDeterministic) {
   ASSERT_TRUE(bool(evaluation)) << llvm::toString(evaluation.takeError());
   EXPECT_NEAR(evaluation->overall.mape, training.testMAPE, 1e-6);
   EXPECT_EQ(evaluation->perProgram.size(), summary.testPrograms.size());
+}
+
+TEST(TrainingTest, EnsembleAveragesItsNetworks) {
+  Dataset dataset = syntheticDataset(6, 24, 3);
+  TrainingOptions options = tinyOptions();
+  options.epochs = 6;
+  llvm::Expected<CostModel> single =
+      trainCostModel(dataset, "synthetic", options, [](const EpochReport &) {});
+  ASSERT_TRUE(bool(single)) << llvm::toString(single.takeError());
+
+  options.ensemble = 2;
+  options.jobs = 2;
+  std::vector<EpochReport> reports;
+  llvm::Expected<CostModel> ensemble =
+      trainCostModel(dataset, "synthetic", options,
+                     [&](const EpochReport &r) { reports.push_back(r); });
+  ASSERT_TRUE(bool(ensemble)) << llvm::toString(ensemble.takeError());
+  ASSERT_EQ(ensemble->ensembleSize(), 2u);
+  EXPECT_EQ(llvm::count_if(reports, [](const EpochReport &r) {
+              return r.member == 1;
+            }),
+            6);
+  const TrainingSummary &training = ensemble->getTraining();
+  ASSERT_EQ(training.members.size(), 2u);
+  EXPECT_EQ(training.members[0].seed, options.seed);
+  EXPECT_NE(training.members[1].seed, options.seed);
+  // Both networks train on the same split.
+  EXPECT_EQ(ensemble->getDataset().testPrograms,
+            single->getDataset().testPrograms);
+
+  llvm::json::Value json = ensemble->toJSON();
+  const llvm::json::Array &members = *json.getAsObject()->getArray("members");
+  ASSERT_EQ(members.size(), 2u);
+  // Its first network is the one the seed gives alone.
+  EXPECT_EQ(members[0],
+            (*single->toJSON().getAsObject()->getArray("members"))[0]);
+  // The threads do not change the result.
+  options.jobs = 1;
+  llvm::Expected<CostModel> serial =
+      trainCostModel(dataset, "synthetic", options, [](const EpochReport &) {});
+  ASSERT_TRUE(bool(serial));
+  EXPECT_EQ(*serial->toJSON().getAsObject()->get("members"),
+            *json.getAsObject()->get("members"));
+
+  // The second network alone, cut out of the file.
+  llvm::json::Value secondJSON = ensemble->toJSON();
+  llvm::json::Object &second = *secondJSON.getAsObject();
+  second["members"] = llvm::json::Array{members[1]};
+  llvm::json::Object &secondTraining = *second.getObject("training");
+  secondTraining["members"] =
+      llvm::json::Array{(*secondTraining.getArray("members"))[1]};
+  llvm::Expected<CostModel> secondModel =
+      CostModel::fromJSON(secondJSON, "second");
+  ASSERT_TRUE(bool(secondModel)) << llvm::toString(secondModel.takeError());
+
+  // The ensemble predicts the geometric mean of its networks' speedups.
+  const ProgramRecord &program = dataset.programs[0];
+  std::vector<Config> configs;
+  for (const SampleRecord &sample : dataset.samples)
+    if (sample.programId == program.id)
+      configs.push_back(sample.config);
+  auto predict = [&](const CostModel &model) {
+    llvm::Expected<std::vector<double>> p =
+        model.predict(program.tree, program.space, configs);
+    EXPECT_TRUE(bool(p));
+    return p ? *p : std::vector<double>();
+  };
+  std::vector<double> both = predict(*ensemble), first = predict(*single),
+                      alone = predict(*secondModel);
+  ASSERT_EQ(both.size(), configs.size());
+  bool differ = false;
+  for (size_t i = 0; i < configs.size(); ++i) {
+    EXPECT_NEAR(both[i], std::sqrt(first[i] * alone[i]), 1e-5 * both[i]) << i;
+    differ |= std::abs(first[i] - alone[i]) > 1e-4 * first[i];
+  }
+  EXPECT_TRUE(differ) << "the two networks predict alike";
 }
 
 TEST(TrainingTest, DisturbedBaselinesLeaveTheirProgramsOut) {
@@ -141,9 +221,16 @@ TEST(TrainingTest, EarlyStoppingAndBadOptions) {
                      [&](const EpochReport &r) { reports.push_back(r); });
   ASSERT_TRUE(bool(model)) << llvm::toString(model.takeError());
   EXPECT_EQ(reports.size(), 4u);
-  EXPECT_EQ(model->getTraining().epochsRun, 4u);
-  EXPECT_EQ(model->getTraining().bestEpoch, 1u);
+  EXPECT_EQ(model->getTraining().members.front().epochsRun, 4u);
+  EXPECT_EQ(model->getTraining().members.front().bestEpoch, 1u);
   EXPECT_EQ(model->getTraining().maxEpochs, 40u);
+
+  options = tinyOptions();
+  options.ensemble = 0;
+  model = trainCostModel(dataset, "d", options, [](const EpochReport &) {});
+  ASSERT_FALSE(bool(model));
+  EXPECT_EQ(llvm::toString(model.takeError()),
+            "the ensemble needs at least one network");
 
   options = tinyOptions();
   options.batchSize = 0;
