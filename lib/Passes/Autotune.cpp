@@ -345,6 +345,7 @@ TunerAutotunePass::makeStrategy(const TunableFunction &tunable,
     MonteCarloOptions options;
     options.iterations = mctsIterations;
     options.topK = topK;
+    options.correct = modelCorrection;
     options.seed = seed;
     options.hash = hash;
     return createMonteCarloTreeSearch(*state.tree, *state.evaluator, options);
@@ -352,6 +353,7 @@ TunerAutotunePass::makeStrategy(const TunableFunction &tunable,
   BeamSearchOptions options;
   options.width = beamWidth;
   options.topK = topK;
+  options.correct = modelCorrection;
   options.hash = hash;
   return createBeamSearch(*state.tree,
                           name == "beam" ? state.evaluator.get() : nullptr,
@@ -549,6 +551,8 @@ void TunerAutotunePass::writeSummary(
       {"search_seconds", result.seconds},
       {"space_size", spaceSize},
   };
+  if (strategyUsed == "beam" || strategyUsed == "mcts")
+    summary["model_correction"] = bool(modelCorrection);
   if (llvm::Error err = writeJSONFile(summaryOutput, std::move(summary)))
     emitError(getOperation(), "cannot write the summary", std::move(err));
 }

@@ -1,5 +1,6 @@
 //===- BeamSearch.cpp - Beam search with the model or with execution ------===//
 
+#include "tuner/Search/ExecutionStep.h"
 #include "tuner/Search/Strategies.h"
 
 #include <algorithm>
@@ -30,7 +31,8 @@ class BeamSearch : public Strategy {
 public:
   BeamSearch(const DecisionTree &tree, Evaluator *model,
              const BeamSearchOptions &options)
-      : tree(tree), model(model), options(options) {
+      : tree(tree), model(model), options(options),
+        execution(options.topK, options.correct, options.hash) {
     if (!this->options.hash)
       this->options.hash = [](const Config &c) { return c.hash(); };
     this->options.width = std::max(1u, this->options.width);
@@ -46,7 +48,7 @@ public:
 
   void observe(llvm::ArrayRef<Observation> observations) override {
     if (model)
-      return;
+      return execution.observe(observations);
     for (const Observation &observation : observations)
       measured[options.hash(observation.config)] =
           observation.ok ? observation.value : kFailed;
@@ -70,10 +72,7 @@ private:
       searchWithModel();
       searched = true;
     }
-    std::vector<Config> result;
-    while (result.size() < count && next < finalists.size())
-      result.push_back(finalists[next++]);
-    return result;
+    return execution.propose(count);
   }
 
   void searchWithModel() {
@@ -98,11 +97,12 @@ private:
       keepBest(pool, options.width);
       beam = std::move(pool);
     }
-    // The untransformed program is the baseline: never a finalist.
-    keepBest(all, options.topK);
+    // The untransformed program is the baseline: never a finalist (it is
+    // never among `all`).
+    std::vector<std::pair<Config, double>> predicted;
     for (Scored &scored : all)
-      if (scored.score != kFailed)
-        finalists.push_back(std::move(scored.config));
+      predicted.emplace_back(std::move(scored.config), scored.score);
+    execution.setCandidates(std::move(predicted));
   }
 
   // BSE: every node is measured; the beam keeps the best measured.
@@ -156,10 +156,10 @@ private:
   size_t level = 0;
   // BSM.
   bool searched = false;
-  std::vector<Config> finalists;
-  size_t next = 0;
+  ExecutionStep execution;
   // BSE.
   bool started = false;
+  size_t next = 0;
   std::vector<Config> pending;
   std::unordered_map<uint64_t, double> measured;
 };

@@ -1,5 +1,6 @@
 //===- MonteCarloTreeSearch.cpp - UCT over the decision tree --------------===//
 
+#include "tuner/Search/ExecutionStep.h"
 #include "tuner/Search/Strategies.h"
 
 #include <algorithm>
@@ -27,7 +28,8 @@ class MonteCarloTreeSearch : public Strategy {
 public:
   MonteCarloTreeSearch(const DecisionTree &tree, Evaluator &model,
                        const MonteCarloOptions &options)
-      : tree(tree), model(model), options(options), rng(options.seed) {
+      : tree(tree), model(model), options(options), rng(options.seed),
+        execution(options.topK, options.correct, options.hash) {
     if (!this->options.hash)
       this->options.hash = [](const Config &c) { return c.hash(); };
   }
@@ -39,13 +41,12 @@ public:
       search();
       searched = true;
     }
-    std::vector<Config> result;
-    while (result.size() < count && next < finalists.size())
-      result.push_back(finalists[next++]);
-    return result;
+    return execution.propose(count);
   }
 
-  void observe(llvm::ArrayRef<Observation>) override {}
+  void observe(llvm::ArrayRef<Observation> observations) override {
+    execution.observe(observations);
+  }
 
 private:
   /// Model scores, cached by schedule hash: no schedule is scored twice.
@@ -188,13 +189,11 @@ private:
       if (nodes[0].expanded && fullyExplored(0))
         break;
     }
-    std::stable_sort(ranked.begin(), ranked.end(),
-                     [](const auto &a, const auto &b) { return a.first > b.first; });
-    for (auto &entry : ranked) {
-      if (finalists.size() >= options.topK)
-        break;
-      finalists.push_back(entry.second);
-    }
+    std::vector<std::pair<Config, double>> predicted;
+    predicted.reserve(ranked.size());
+    for (auto &[value, config] : ranked)
+      predicted.emplace_back(std::move(config), value);
+    execution.setCandidates(std::move(predicted));
   }
 
   /// Whether every node below `n` is expanded down to complete schedules.
@@ -218,8 +217,7 @@ private:
   uint64_t rootHash = 0;
   double best = 0;
   bool searched = false;
-  std::vector<Config> finalists;
-  size_t next = 0;
+  ExecutionStep execution;
 };
 
 } // namespace

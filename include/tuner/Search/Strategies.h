@@ -30,12 +30,16 @@ struct BeamSearchOptions {
   /// With a model: how many of the best predicted schedules are measured at
   /// the end (the step that corrects the model's error).
   unsigned topK = 8;
+  /// With a model: re-rank the schedules still to measure by the model's
+  /// errors on similar measured ones (see ExecutionStep).
+  bool correct = true;
   ScheduleHash hash;
 };
 
 /// Beam search over the decision tree (Tiramisu §5). With `model`, every
 /// node is scored by the model in one batch per level (BSM) and the `topK`
-/// best predicted schedules are then proposed for measurement; without one,
+/// best predicted schedules are then proposed for measurement (corrected by
+/// the measurements as they come in, see ExecutionStep); without one,
 /// every node is proposed, i.e. measured, and the beam keeps the best
 /// measured (BSE, the reference for quality). `model` must outlive it.
 std::unique_ptr<Strategy> createBeamSearch(const DecisionTree &tree,
@@ -48,6 +52,9 @@ struct MonteCarloOptions {
   unsigned iterations = 200;
   /// Best predicted schedules measured at the end.
   unsigned topK = 8;
+  /// Re-rank the schedules still to measure by the model's errors on
+  /// similar measured ones (see ExecutionStep).
+  bool correct = true;
   /// Random completions of each expanded node, scored in one batch.
   unsigned rollouts = 8;
   /// UCT exploration constant (on values normalized to the best seen).
@@ -57,8 +64,9 @@ struct MonteCarloOptions {
 };
 
 /// Monte Carlo tree search (UCT) over the decision tree with the model's
-/// prediction as a node's value; keeps the `topK` best schedules seen and
-/// proposes them for measurement at the end.
+/// prediction as a node's value; then proposes the `topK` best schedules
+/// seen for measurement (corrected by the measurements as they come in, see
+/// ExecutionStep).
 std::unique_ptr<Strategy> createMonteCarloTreeSearch(
     const DecisionTree &tree, Evaluator &model, const MonteCarloOptions &options);
 

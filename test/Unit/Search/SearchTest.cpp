@@ -201,6 +201,66 @@ TEST(Search, TopKExecutionRejectsTheModelsFavouriteWhenItMeasuresSlower) {
   EXPECT_DOUBLE_EQ(result.best->value, 31.5);
 }
 
+TEST(Search, TheExecutionStepLeavesAFamilyTheMeasurementsRefuted) {
+  Space space = matmulSpace();
+  llvm::Expected<DecisionTree> tree = DecisionTree::build(space);
+  ASSERT_TRUE(bool(tree));
+  // The model believes every unvectorized schedule 4x faster than it is, so
+  // its best predictions are all unvectorized (the best of them 10.5x, the
+  // best vectorized one 31.5x).
+  auto vectorized = [&](const Config &c) {
+    return get(space, c, "matmul_0.vectorize") != 0;
+  };
+  auto run = [&](bool correct, auto create) {
+    FunctionEvaluator model([&](const Config &c) {
+      return trueSpeedup(space, c) * (vectorized(c) ? 1 : 4);
+    });
+    FunctionEvaluator measure([&](const Config &c) { return trueSpeedup(space, c); });
+    std::unique_ptr<Strategy> strategy = create(model, correct);
+    TuningResult result = runTuningLoop(*strategy, measure, {100, 0}, 2);
+    EXPECT_EQ(result.history.size(), 6u);
+    // Families: schedules that differ only in tile sizes and unrolling.
+    std::set<std::string> families;
+    for (const Observation &o : result.history)
+      families.insert(
+          o.config[*space.indexOf("matmul_0.order")].str() +
+          o.config[*space.indexOf("matmul_0.vectorize")].str() +
+          o.config[*space.indexOf("matmul_0.parallel")].str());
+    return std::make_pair(families.size(),
+                          result.best ? result.best->value : 0.0);
+  };
+  auto beam = [&](Evaluator &model, bool correct) {
+    BeamSearchOptions options;
+    options.width = 8;
+    options.topK = 6;
+    options.correct = correct;
+    return createBeamSearch(*tree, &model, options);
+  };
+  auto mcts = [&](Evaluator &model, bool correct) {
+    MonteCarloOptions options;
+    options.iterations = 60;
+    options.topK = 6;
+    options.correct = correct;
+    return createMonteCarloTreeSearch(*tree, model, options);
+  };
+  // Beam search: without correction, six variations of the model's
+  // favourite are measured; with it, the first batch refutes them, the
+  // search moves on to other families and finds the best schedule.
+  auto [blindFamilies, blindBest] = run(false, beam);
+  auto [families, best] = run(true, beam);
+  EXPECT_EQ(blindFamilies, 1u);
+  EXPECT_GE(families, 3u);
+  EXPECT_DOUBLE_EQ(blindBest, 10.5);
+  EXPECT_DOUBLE_EQ(best, 31.5);
+  // MCTS spends its model calls where the model is optimistic: every
+  // schedule it kept is unvectorized, but the correction still spreads the
+  // measurements over more families.
+  auto [blindMctsFamilies, blindMctsBest] = run(false, mcts);
+  auto [mctsFamilies, mctsBest] = run(true, mcts);
+  EXPECT_GT(mctsFamilies, blindMctsFamilies);
+  EXPECT_GE(mctsBest, blindMctsBest);
+}
+
 TEST(Search, BeamWithExecutionMeasuresEveryNodeOnce) {
   Space space = matmulSpace();
   llvm::Expected<DecisionTree> tree = DecisionTree::build(space);

@@ -1,0 +1,113 @@
+//===- ExecutionStep.h - Measuring the model's best schedules ---*- C++ -*-===//
+//
+// The last step of the model-guided strategies (Tiramisu §5): of the
+// schedules the model scored, the best predicted are compiled and measured,
+// and the best measured wins. This is what corrects the model's error.
+//
+// Measurements arrive in batches, and each batch says how wrong the model
+// was about the schedules in it. The model's errors are not independent:
+// the schedules it ranks highest tend to be variations of one schedule
+// (other tile sizes, another unroll factor), and when it misjudges that
+// schedule it misjudges all of them. So before proposing the next batch,
+// the step models the model's log error (log measured - log predicted) as a
+// Gaussian process over configs, whose covariance falls with the distance
+// between configs, conditions it on the errors measured so far, and ranks
+// the schedules not yet measured by
+//
+//   log predicted + posterior mean of the error + kExploration * its
+//   posterior standard deviation
+//
+// (an upper confidence bound). The first batch is the model's best, as
+// before; after it, schedules like the ones measured inherit their errors,
+// and schedules unlike any measured one keep the benefit of the doubt, so a
+// family of schedules the measurements refuted is not measured k times
+// over.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TUNER_SEARCH_EXECUTIONSTEP_H
+#define TUNER_SEARCH_EXECUTIONSTEP_H
+
+#include "tuner/Search/Strategies.h"
+
+#include <unordered_map>
+#include <unordered_set>
+
+namespace tuner {
+
+class ExecutionStep {
+public:
+  /// Measures at most `topK` schedules; with `correct`, re-ranks the ones
+  /// not yet measured after every batch of measurements (otherwise proposes
+  /// in the model's order).
+  ExecutionStep(unsigned topK, bool correct, ScheduleHash hash);
+
+  /// The model's predicted speedups of the schedules it scored; schedules
+  /// with a non-positive prediction (failures) and repeats are dropped.
+  void setCandidates(std::vector<std::pair<Config, double>> predicted);
+
+  /// Up to `count` schedules never proposed, best (corrected) prediction
+  /// first, until `topK` have been proposed.
+  std::vector<Config> propose(size_t count);
+
+  /// Records the measured speedups (failed candidates count as
+  /// kFailedSpeedup) of proposed schedules.
+  void observe(llvm::ArrayRef<Observation> observations);
+
+  /// The prediction of candidate `config` corrected by the posterior mean
+  /// of the model's error (its model prediction before any measurement).
+  double correctedPrediction(const Config &config) const;
+  /// The posterior standard deviation of the model's log error at `config`.
+  double uncertainty(const Config &config) const;
+
+  /// How far apart two configs of one space are: the sum over parameters of
+  /// 0 for equal values, |log2(a / b)| / 4 (at most 1) for positive
+  /// integers, 1 otherwise. A structural decision (fusion, loop order,
+  /// vectorization, parallelization) counts fully; tile sizes and unroll
+  /// factors a factor of 2 apart count a quarter, which makes variations of
+  /// one schedule near each other and other schedules far.
+  static double distance(const Config &a, const Config &b);
+
+  /// What a failed measurement counts as.
+  static constexpr double kFailedSpeedup = 0.1;
+  /// Prior covariance of the log errors at configs d apart:
+  /// kErrorVariance * exp(-d / kCorrelationLength). The variance is that of
+  /// the shipped model's log errors within programs (mean absolute log
+  /// error about 0.7); the errors of configs one parameter apart are
+  /// correlated by one half.
+  static constexpr double kErrorVariance = 0.5;
+  static constexpr double kCorrelationLength = 1.4427; // 1 / ln 2
+  /// Variance of a measured log error around the process (timing noise and
+  /// what the distance does not explain).
+  static constexpr double kNoiseVariance = 0.05;
+  /// Weight of the posterior standard deviation in the ranking.
+  static constexpr double kExploration = 1.0;
+
+private:
+  struct Measured {
+    Config config;
+    double logError;
+  };
+  /// Prior covariance of the errors at `a` and `b`.
+  static double covariance(const Config &a, const Config &b);
+  /// Refreshes `weights` and `inverse` after new measurements.
+  void condition();
+  /// Posterior mean and standard deviation of the log error at `config`.
+  std::pair<double, double> posterior(const Config &config) const;
+
+  unsigned topK;
+  bool correct;
+  ScheduleHash hash;
+  /// Candidates in the model's order (best first), not yet proposed.
+  std::vector<std::pair<Config, double>> pending;
+  std::unordered_map<uint64_t, double> predictedByHash;
+  std::unordered_set<uint64_t> proposed;
+  std::vector<Measured> measured;
+  /// (K + noise I)^-1 r and (K + noise I)^-1 of the measured configs.
+  std::vector<double> weights;
+  std::vector<std::vector<double>> inverse;
+};
+
+} // namespace tuner
+
+#endif // TUNER_SEARCH_EXECUTIONSTEP_H
