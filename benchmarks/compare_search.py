@@ -6,14 +6,19 @@ beam search with execution (BSE: `strategy=beam-exec`, every node measured:
 the reference for quality), beam search guided by the cost model alone
 (BSM: `strategy=beam top-k=1`, only the schedule it ranks first is
 measured), the same followed by the execution step (BSM+exec: `top-k=K`)
-and MCTS guided by the model (`strategy=mcts top-k=K`), each from a fresh
+and MCTS guided by the model (`strategy=mcts top-k=K`), and MCTS whose
+execution step measures the plain top k, without correcting the model by
+the measurements (MCTS-plain: `model-correction=false`), each from a fresh
 database, and tabulate search time and the speedup of the schedule found,
 then the search-time ratio to BSE and the loss of performance against BSE
-(1 - speedup / BSE speedup). Kernels run one at a time. Standard library
-only.
+(1 - speedup / BSE speedup), and the mean loss of the kernel each search
+delivers (the autotune pass keeps the untransformed kernel when no schedule
+beats it, so a search delivers max(1, speedup)). Kernels run one at a time.
+Standard library only.
 
     benchmarks/compare_search.py [--kernels matmul mvt ...] [--beam-width 4]
-        [--bse-budget 400] [--top-k 8] [--out table.md]
+        [--bse-budget 400] [--top-k 8] [--strategies BSM MCTS ...]
+        [--out table.md]
 """
 
 import argparse
@@ -30,9 +35,10 @@ from pathlib import Path
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_DIR = BENCH_DIR.parent
 KERNEL_DIR = BENCH_DIR / "kernels"
-# (label, strategy, whether it executes the top k at the end)
-STRATEGIES = [("BSE", "beam-exec", False), ("BSM", "beam", False),
-              ("BSM+exec", "beam", True), ("MCTS", "mcts", True)]
+# (label, strategy, whether it executes the top k at the end, more options)
+STRATEGIES = [("BSE", "beam-exec", False, []), ("BSM", "beam", False, []),
+              ("BSM+exec", "beam", True, []), ("MCTS", "mcts", True, []),
+              ("MCTS-plain", "mcts", True, ["model-correction=false"])]
 
 
 def machine():
@@ -55,7 +61,7 @@ def extra_options(kernel):
     return ""
 
 
-def tune(tuner, kernel, label, strategy, top_k, args, work):
+def tune(tuner, kernel, label, strategy, top_k, more, args, work):
     name = kernel.stem
     stem = label.replace("+", "-")
     db = work / f"{name}-{stem}.db"
@@ -67,7 +73,7 @@ def tune(tuner, kernel, label, strategy, top_k, args, work):
     options = [f"strategy={strategy}", f"budget={budget}", f"seed={args.seed}",
                f"beam-width={args.beam_width}", f"top-k={top_k}",
                f"mcts-iterations={args.mcts_iterations}",
-               f"database={db}", f"summary-output={summary}"]
+               f"database={db}", f"summary-output={summary}"] + more
     if args.model:
         options.append(f"model={args.model}")
     extra = extra_options(kernel)
@@ -102,35 +108,63 @@ def main():
                         help="measurements BSE may take at most")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--model", help="cost model (default: the shipped one)")
+    parser.add_argument("--strategies", nargs="*",
+                        help="model-guided strategies to compare with BSE "
+                             "(default: all of " + ", ".join(
+                                 label for label, _, _, _ in STRATEGIES[1:])
+                             + ")")
     parser.add_argument("--out", help="also write the table here")
+    parser.add_argument("--tuner-opt", help="tuner-opt to run (default: "
+                        "build/bin/tuner-opt)")
+    parser.add_argument("--kernel-dir", default=str(KERNEL_DIR),
+                        help="folder of the kernels (default: "
+                             "benchmarks/kernels)")
+    parser.add_argument("--work-dir",
+                        default=str(REPO_DIR / "build" / "benchmarks" / "search"),
+                        help="folder for the databases and summaries")
     args = parser.parse_args()
+    known = [label for label, _, _, _ in STRATEGIES]
+    if args.strategies:
+        unknown = [s for s in args.strategies if s not in known[1:]]
+        if unknown:
+            sys.exit(f"error: no such strategy: {', '.join(unknown)} "
+                     f"(known: {', '.join(known[1:])})")
+    chosen = [entry for entry in STRATEGIES
+              if entry[0] == "BSE" or not args.strategies
+              or entry[0] in args.strategies]
 
-    tuner = REPO_DIR / "build" / "bin" / "tuner-opt"
+    tuner = Path(args.tuner_opt) if args.tuner_opt else \
+        REPO_DIR / "build" / "bin" / "tuner-opt"
     if not tuner.exists():
         sys.exit(f"error: {tuner} is missing: build first (scripts/build.sh)")
-    kernels = sorted(KERNEL_DIR.glob("*.mlir"))
+    kernels = sorted(Path(args.kernel_dir).glob("*.mlir"))
+    if not kernels:
+        sys.exit(f"error: no kernels (*.mlir) in {args.kernel_dir}")
     if args.kernels:
         wanted = set(args.kernels)
         kernels = [k for k in kernels if k.stem in wanted]
         missing = wanted - {k.stem for k in kernels}
         if missing:
             sys.exit(f"error: no such kernel: {', '.join(sorted(missing))}")
-    work = REPO_DIR / "build" / "benchmarks" / "search"
+    work = Path(args.work_dir)
     work.mkdir(parents=True, exist_ok=True)
 
     rows = []
     for kernel in kernels:
         results = {}
-        for label, strategy, executes in STRATEGIES:
+        for label, strategy, executes, more in chosen:
             print(f"{kernel.stem}: {label} ...", file=sys.stderr, flush=True)
             top_k = args.top_k if executes else 1
-            results[label] = tune(tuner, kernel, label, strategy, top_k, args,
-                                  work)
+            try:
+                results[label] = tune(tuner, kernel, label, strategy, top_k,
+                                      more, args, work)
+            except RuntimeError as e:
+                sys.exit(f"error: {e}")
             for warning in results[label]["warnings"]:
                 print("  " + warning, file=sys.stderr)
         rows.append((kernel.stem, results))
 
-    guided = [label for label, _, _ in STRATEGIES if label != "BSE"]
+    guided = [label for label, _, _, _ in chosen if label != "BSE"]
     lines = [
         f"Search strategies on {machine()}, "
         f"{datetime.date.today().isoformat()}",
@@ -144,6 +178,7 @@ def main():
     ]
     ratios = {g: [] for g in guided}
     losses = {g: [] for g in guided}
+    delivered = {g: [] for g in guided}
     for name, r in rows:
         bse = r["BSE"]
         cells = [name, f"{bse['seconds']:.1f}", str(bse["measured"]),
@@ -153,6 +188,8 @@ def main():
             loss = 1 - r[g]["speedup"] / bse["speedup"]
             ratios[g].append(ratio)
             losses[g].append(loss)
+            delivered[g].append(1 - max(1.0, r[g]["speedup"])
+                                / max(1.0, bse["speedup"]))
             cells += [f"{r[g]['seconds']:.1f}", f"{r[g]['speedup']:.2f}x",
                       f"{ratio:.1f}x", f"{100 * loss:.1f}%"]
         lines.append("| " + " | ".join(cells) + " |")
@@ -162,13 +199,19 @@ def main():
         cells += ["", "", f"{sum(ratios[g]) / n:.1f}x",
                   f"{100 * sum(losses[g]) / n:.1f}%"]
     lines.append("| " + " | ".join(cells) + " |")
+    cells = ["**mean, delivered**", "", "", ""]
+    for g in guided:
+        cells += ["", "", "", f"{100 * sum(delivered[g]) / n:.1f}%"]
+    lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
     lines.append("Time: the autotune pass's search time, measurements "
                  "included (BSM measures the one schedule it ranks first, "
-                 f"BSM+exec and MCTS their top {args.top_k}). Speedup: of "
+                 f"the others their top {args.top_k}). Speedup: of "
                  "the best verified schedule over the untransformed kernel, "
                  "measured in the same run. Loss: 1 - speedup / BSE speedup "
-                 "(negative: better than BSE).")
+                 "(negative: better than BSE). Delivered: the same for the "
+                 "kernel the pass leaves, max(1, speedup) (it keeps the "
+                 "untransformed kernel when no schedule beats it).")
     table = "\n".join(lines)
     print(table)
     if args.out:
