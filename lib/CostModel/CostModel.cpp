@@ -626,17 +626,26 @@ static bool sameTree(const FeatureTree &a, const FeatureTree &b) {
   return true;
 }
 
+std::vector<float>
+CostModel::referenceScores(const ProgramFeatures &reference) const {
+  std::vector<float> scores;
+  Network<float>::Matrix inputs = Network<float>::packInputs({&reference});
+  for (const Network<float> &network : impl->networks)
+    scores.push_back(network.forwardLogits(reference.tree, inputs, 1)(0, 0));
+  return scores;
+}
+
 std::vector<double>
 CostModel::predict(const ProgramFeatures &reference,
                    llvm::ArrayRef<ProgramFeatures> schedules) const {
+  return predict(referenceScores(reference), schedules);
+}
+
+std::vector<double>
+CostModel::predict(llvm::ArrayRef<float> referenceLogits,
+                   llvm::ArrayRef<ProgramFeatures> schedules) const {
   // Sums of the members' log relative speedups, then their mean's exp.
   std::vector<double> logSum(schedules.size(), 0);
-  std::vector<float> referenceLogits;
-  Network<float>::Matrix referenceInputs =
-      Network<float>::packInputs({&reference});
-  for (const Network<float> &network : impl->networks)
-    referenceLogits.push_back(
-        network.forwardLogits(reference.tree, referenceInputs, 1)(0, 0));
   // Groups of schedules with the same tree, in order of first appearance.
   std::map<uint64_t, std::vector<std::vector<size_t>>> byHash;
   for (size_t i = 0; i < schedules.size(); ++i) {
@@ -677,9 +686,8 @@ CostModel::predict(const ProgramFeatures &reference,
   return result;
 }
 
-llvm::Expected<std::vector<double>>
-CostModel::predict(const ProgramTree &tree, const Space &space,
-                   llvm::ArrayRef<Config> configs) const {
+llvm::Expected<CostModel::ProgramPredictor>
+CostModel::forProgram(const ProgramTree &tree, const Space &space) const {
   llvm::Expected<FeatureExtractor> extractor = FeatureExtractor::create(tree);
   if (!extractor)
     return extractor.takeError();
@@ -688,15 +696,29 @@ CostModel::predict(const ProgramTree &tree, const Space &space,
   if (!reference)
     return error("the untransformed schedule: " +
                  llvm::toString(reference.takeError()));
+  return ProgramPredictor(*this, space, std::move(*extractor),
+                          referenceScores(*reference));
+}
+
+llvm::Expected<std::vector<double>>
+CostModel::ProgramPredictor::predict(llvm::ArrayRef<Config> configs) const {
   std::vector<ProgramFeatures> schedules;
   schedules.reserve(configs.size());
   for (auto [i, config] : llvm::enumerate(configs)) {
-    llvm::Expected<ProgramFeatures> features =
-        extractor->extract(space, config);
+    llvm::Expected<ProgramFeatures> features = extractor.extract(space, config);
     if (!features)
       return error("config " + llvm::Twine(i) + ": " +
                    llvm::toString(features.takeError()));
     schedules.push_back(std::move(*features));
   }
-  return predict(*reference, schedules);
+  return model.predict(referenceScores, schedules);
+}
+
+llvm::Expected<std::vector<double>>
+CostModel::predict(const ProgramTree &tree, const Space &space,
+                   llvm::ArrayRef<Config> configs) const {
+  llvm::Expected<ProgramPredictor> predictor = forProgram(tree, space);
+  if (!predictor)
+    return predictor.takeError();
+  return predictor->predict(configs);
 }

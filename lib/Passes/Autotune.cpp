@@ -335,6 +335,16 @@ TunerAutotunePass::makeStrategy(const TunableFunction &tunable,
                          << "': searching with measurements only "
                             "(strategy beam-exec) instead of " << name;
       name = "beam-exec";
+    } else if (llvm::Expected<CostModel::ProgramPredictor> fits =
+                   (*loaded)->forProgram(tunable.tree, tunable.space);
+               !fits) {
+      // E.g. more loop levels or accesses than the feature layout holds.
+      func.emitWarning() << "the cost model cannot score this function ("
+                         << llvm::toString(fits.takeError())
+                         << "): searching with measurements only (strategy "
+                            "beam-exec) instead of "
+                         << name;
+      name = "beam-exec";
     } else {
       state.model.emplace(std::move(**loaded));
       state.evaluator = std::make_unique<ModelEvaluator>(

@@ -11,14 +11,22 @@ ModelEvaluator::evaluate(llvm::ArrayRef<Config> configs) {
     observation.config = config;
   if (configs.empty())
     return observations;
-  llvm::Expected<std::vector<double>> speedups =
-      model.predict(tree, space, configs);
-  if (!speedups) {
-    lastError = llvm::toString(speedups.takeError());
+  auto fail = [&](llvm::Error error) {
+    lastError = llvm::toString(std::move(error));
     for (Observation &observation : observations)
       observation.failure = "model_error";
     return observations;
+  };
+  if (!predictor) {
+    llvm::Expected<CostModel::ProgramPredictor> created =
+        model.forProgram(tree, space);
+    if (!created)
+      return fail(created.takeError());
+    predictor.emplace(std::move(*created));
   }
+  llvm::Expected<std::vector<double>> speedups = predictor->predict(configs);
+  if (!speedups)
+    return fail(speedups.takeError());
   predicted += configs.size();
   for (auto [observation, speedup] : llvm::zip(observations, *speedups)) {
     observation.ok = true;

@@ -145,6 +145,33 @@ public:
   llvm::Expected<std::vector<double>>
   predict(const ProgramTree &tree, const Space &space,
           llvm::ArrayRef<Config> configs) const;
+  /// Scores configs of one program: what every batch shares (the feature
+  /// extractor, the untransformed schedule's features and scores) is
+  /// computed once. Holds the model, the tree and the space by reference.
+  class ProgramPredictor {
+  public:
+    /// Predicted speedups of `configs`, in order; fails (naming the config)
+    /// when a config cannot be planned.
+    llvm::Expected<std::vector<double>>
+    predict(llvm::ArrayRef<Config> configs) const;
+
+  private:
+    friend class CostModel;
+    ProgramPredictor(const CostModel &model, const Space &space,
+                     FeatureExtractor extractor, std::vector<float> reference)
+        : model(model), space(space), extractor(std::move(extractor)),
+          referenceScores(std::move(reference)) {}
+    const CostModel &model;
+    const Space &space;
+    FeatureExtractor extractor;
+    /// Per network, the untransformed schedule's score.
+    std::vector<float> referenceScores;
+  };
+  /// A predictor for the configs of one program; fails when the program
+  /// does not fit the feature layout. `tree` and `space` must outlive it.
+  llvm::Expected<ProgramPredictor> forProgram(const ProgramTree &tree,
+                                              const Space &space) const;
+
   /// Predicted speedups of already extracted schedules of one program over
   /// `reference`, the program's untransformed schedule (every parameter at
   /// its default), in order; schedules with equal tree shapes are batched
@@ -166,6 +193,13 @@ public:
   const Impl &getImpl() const { return *impl; }
 
 private:
+  /// Per network, the score of `reference`.
+  std::vector<float> referenceScores(const ProgramFeatures &reference) const;
+  /// Speedups of `schedules` over the schedule whose scores (per network)
+  /// are `reference`.
+  std::vector<double> predict(llvm::ArrayRef<float> reference,
+                              llvm::ArrayRef<ProgramFeatures> schedules) const;
+
   std::shared_ptr<const Impl> impl;
 };
 

@@ -13,6 +13,8 @@
 #include "tuner/CostModel/CostModel.h"
 #include "tuner/Search/Strategy.h"
 
+#include <optional>
+
 namespace tuner {
 
 class ModelEvaluator : public Evaluator {
@@ -34,6 +36,9 @@ private:
   const CostModel &model;
   const ProgramTree &tree;
   const Space &space;
+  /// Made on the first batch and kept: the extractor and the untransformed
+  /// schedule's scores serve every batch.
+  std::optional<CostModel::ProgramPredictor> predictor;
   size_t predicted = 0;
   std::string lastError;
 };

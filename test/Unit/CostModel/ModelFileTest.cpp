@@ -145,6 +145,20 @@ TEST_F(ModelFileTest, PredictionsAreBatchedAndOrdered) {
       model->predict(program.tree, program.space, {configs[0], bad});
   ASSERT_FALSE(bool(failed));
   EXPECT_EQ(llvm::toString(failed.takeError()).rfind("config 1: ", 0), 0u);
+
+  // A predictor made once for the program gives the same predictions, batch
+  // after batch, and the same errors.
+  llvm::Expected<CostModel::ProgramPredictor> predictor =
+      model->forProgram(program.tree, program.space);
+  ASSERT_TRUE(bool(predictor)) << llvm::toString(predictor.takeError());
+  for (int round = 0; round < 2; ++round) {
+    llvm::Expected<std::vector<double>> again = predictor->predict(configs);
+    ASSERT_TRUE(bool(again));
+    EXPECT_EQ(*again, *all);
+  }
+  failed = predictor->predict({configs[0], bad});
+  ASSERT_FALSE(bool(failed));
+  EXPECT_EQ(llvm::toString(failed.takeError()).rfind("config 1: ", 0), 0u);
 }
 
 TEST_F(ModelFileTest, MissingModelIsNoModel) {
