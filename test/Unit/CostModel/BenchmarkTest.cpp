@@ -48,10 +48,6 @@ TEST(CostModelBenchmark, DISABLED_PredictionsPerSecond) {
   ProgramTree tree = fillMatmul(256, 256, 256);
   Space space = spaceOf(tree);
   std::vector<Config> configs = randomConfigs(space, 4096, 1);
-  auto impl = std::make_shared<CostModel::Impl>(NetworkShape(), 1);
-  impl->networks.front().initialize(1);
-  CostModel model(impl);
-
   llvm::Expected<FeatureExtractor> extractor = FeatureExtractor::create(tree);
   ASSERT_TRUE(bool(extractor));
   std::vector<ProgramFeatures> features;
@@ -60,28 +56,39 @@ TEST(CostModelBenchmark, DISABLED_PredictionsPerSecond) {
   std::set<uint64_t> shapes;
   for (const ProgramFeatures &f : features)
     shapes.insert(f.tree.hash());
-
   ProgramFeatures reference =
       cantFail(extractor->extract(space, space.defaultConfig()));
-  // Warm up, then time the best of three.
-  model.predict(reference, features);
-  double network = 1e9, endToEnd = 1e9;
-  for (int round = 0; round < 3; ++round) {
-    auto start = std::chrono::steady_clock::now();
-    std::vector<double> predictions = model.predict(reference, features);
-    network = std::min(network, seconds(start));
-    start = std::chrono::steady_clock::now();
-    llvm::Expected<std::vector<double>> all =
-        model.predict(tree, space, configs);
-    ASSERT_TRUE(bool(all));
-    endToEnd = std::min(endToEnd, seconds(start));
+
+  // One network, and an ensemble of three.
+  for (unsigned networks : {1u, 3u}) {
+    auto impl = std::make_shared<CostModel::Impl>(NetworkShape(), networks);
+    for (auto [i, network] : llvm::enumerate(impl->networks))
+      network.initialize(i + 1);
+    CostModel model(impl);
+    // Warm up, then time the best of three.
+    model.predict(reference, features);
+    double network = 1e9, endToEnd = 1e9;
+    for (int round = 0; round < 3; ++round) {
+      auto start = std::chrono::steady_clock::now();
+      std::vector<double> predictions = model.predict(reference, features);
+      network = std::min(network, seconds(start));
+      start = std::chrono::steady_clock::now();
+      llvm::Expected<CostModel::ProgramPredictor> predictor =
+          model.forProgram(tree, space);
+      ASSERT_TRUE(bool(predictor));
+      llvm::Expected<std::vector<double>> all = predictor->predict(configs);
+      ASSERT_TRUE(bool(all));
+      endToEnd = std::min(endToEnd, seconds(start));
+    }
+    std::printf("%zu candidates in %zu tree shapes, %u network(s) of %zu "
+                "parameters\n",
+                configs.size(), shapes.size(), networks,
+                impl->networks.front().parameterCount());
+    std::printf("  network only:            %.0f predictions/s\n",
+                configs.size() / network);
+    std::printf("  with feature extraction: %.0f predictions/s\n",
+                configs.size() / endToEnd);
   }
-  std::printf("%zu candidates in %zu tree shapes, %zu parameters\n",
-              configs.size(), shapes.size(), impl->networks.front().parameterCount());
-  std::printf("network only:          %.0f predictions/s\n",
-              configs.size() / network);
-  std::printf("with feature extraction: %.0f predictions/s\n",
-              configs.size() / endToEnd);
 }
 
 } // namespace
