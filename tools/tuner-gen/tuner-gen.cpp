@@ -377,6 +377,17 @@ llvm::Error Generation::runProgram(unsigned index, DatasetWriter &writer,
         "resume with the options of the run that wrote it, or write to "
         "another folder");
 
+  // A recorded program with a sample for each of its configs has nothing
+  // left to measure, whatever its space: say so without rebuilding the
+  // space (a resume walks every recorded program).
+  if (recorded != recordedPrograms.end() &&
+      measuredConfigs[id].size() >= configsPerProgram) {
+    llvm::errs() << progress << " " << id << ": " << program->describe()
+                 << ": complete\n";
+    ++programsComplete;
+    return llvm::Error::success();
+  }
+
   llvm::Expected<OwningOpRef<ModuleOp>> module =
       gen::parseProgram(context, program->mlir);
   if (!module) {
