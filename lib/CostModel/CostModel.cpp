@@ -210,12 +210,17 @@ std::optional<TrainingLoss> tuner::parseTrainingLoss(llvm::StringRef name) {
 
 json::Value TrainingSummary::toJSON() const {
   json::Array memberArray;
-  for (const MemberSummary &member : members)
+  for (const MemberSummary &member : members) {
+    json::Array validation;
+    for (const std::string &id : member.validationPrograms)
+      validation.push_back(id);
     memberArray.push_back(
         json::Object{{"seed", int64_t(member.seed)},
                      {"epochs_run", int64_t(member.epochsRun)},
                      {"best_epoch", int64_t(member.bestEpoch)},
-                     {"validation_mape", number(member.validationMAPE)}});
+                     {"validation_mape", number(member.validationMAPE)},
+                     {"validation_programs", std::move(validation)}});
+  }
   return json::Object{{"seed", int64_t(seed)},
                       {"loss", trainingLossName(loss)},
                       {"max_epochs", int64_t(maxEpochs)},
@@ -298,6 +303,9 @@ TrainingSummary::fromJSON(const json::Value &json, int64_t version) {
     if (llvm::Error err = readMemberEpochs(m, member))
       return std::move(err);
     if (llvm::Error err = m.number("validation_mape", member.validationMAPE))
+      return std::move(err);
+    if (llvm::Error err =
+            m.strings("validation_programs", member.validationPrograms))
       return std::move(err);
     s.members.push_back(member);
   }
@@ -583,6 +591,9 @@ llvm::Expected<CostModel> CostModel::fromJSON(const json::Value &json,
   if (!dataset)
     return failWith(dataset.takeError());
   impl->dataset = std::move(*dataset);
+  if (*version == 2)
+    impl->training.members.front().validationPrograms =
+        impl->dataset.validationPrograms;
   return CostModel(std::move(impl));
 }
 

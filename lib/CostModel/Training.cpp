@@ -312,10 +312,10 @@ private:
 
 namespace {
 /// What training one network needs: the featurized schedules and the
-/// groups of the split.
+/// groups of the programs it trains on and stops early on.
 struct TrainingData {
   const std::vector<LabeledSchedule> &labeled;
-  std::vector<Group> train, validation, test;
+  std::vector<Group> train, validation;
 };
 
 /// One trained network and how its training went.
@@ -498,16 +498,52 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
   auto asSet = [](const std::vector<std::string> &ids) {
     return std::set<std::string>(ids.begin(), ids.end());
   };
-  TrainingData data{labeled, groupSchedules(labeled, asSet(split->train)),
-                    groupSchedules(labeled, asSet(split->validation)),
-                    groupSchedules(labeled, asSet(split->test))};
+  // One network trains on the split's training programs and stops early on
+  // its validation programs. An ensemble is trained by cross-validation:
+  // the split's training and validation programs together are dealt into
+  // max(N, 4) folds, network m stops early on fold m and trains on the
+  // others, so that every program but the test ones trains the ensemble.
+  std::vector<std::string> heldIn = split->train;
+  heldIn.insert(heldIn.end(), split->validation.begin(),
+                split->validation.end());
+  llvm::sort(heldIn);
+  std::vector<TrainingData> data;
+  std::vector<std::vector<std::string>> memberValidation;
+  if (options.ensemble == 1) {
+    data.push_back({labeled, groupSchedules(labeled, asSet(split->train)),
+                    groupSchedules(labeled, asSet(split->validation))});
+    memberValidation.push_back(split->validation);
+  } else {
+    std::vector<std::string> dealt = heldIn;
+    std::mt19937_64 rng(mix(options.seed, 7));
+    shuffle(dealt, rng);
+    size_t folds = std::max<size_t>(options.ensemble, 4);
+    if (dealt.size() < folds)
+      return error(llvm::formatv("an ensemble of {0} networks deals the {1} "
+                                 "training and validation programs into {2} "
+                                 "folds and needs at least one program per "
+                                 "fold",
+                                 options.ensemble, dealt.size(), folds)
+                       .str());
+    for (unsigned m = 0; m < options.ensemble; ++m) {
+      std::vector<std::string> train, validation;
+      for (auto [i, id] : llvm::enumerate(dealt))
+        (i % folds == m ? validation : train).push_back(id);
+      llvm::sort(validation);
+      data.push_back({labeled, groupSchedules(labeled, asSet(train)),
+                      groupSchedules(labeled, asSet(validation))});
+      memberValidation.push_back(std::move(validation));
+    }
+  }
+  std::vector<Group> testGroups = groupSchedules(labeled, asSet(split->test));
 
-  // Every network standardizes its inputs with the training programs'
-  // statistics.
+  // Every network standardizes its inputs with the statistics of the
+  // programs the model trains on.
   Network<float>::InputNormalization normalization;
   {
     Network<float>::NormalizationFit fit;
-    for (const Group &group : data.train)
+    for (const Group &group : groupSchedules(
+             labeled, asSet(options.ensemble == 1 ? split->train : heldIn)))
       for (size_t i : group.members)
         fit.add(Network<float>::packInputs({&labeled[i].features}));
     normalization = fit.result();
@@ -528,7 +564,7 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
   auto worker = [&] {
     for (unsigned m = nextMember++; m < options.ensemble; m = nextMember++) {
       llvm::Expected<TrainedNetwork> network =
-          trainNetwork(data, options, m, normalization, report);
+          trainNetwork(data[m], options, m, normalization, report);
       if (network)
         trained[m] = std::move(*network);
       else
@@ -557,19 +593,32 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
   summary.learningRate = options.learningRate;
   summary.weightDecay = options.weightDecay;
   auto impl = std::make_shared<CostModel::Impl>(options.shape, 0);
-  for (std::optional<TrainedNetwork> &network : trained) {
+  for (auto [m, network] : llvm::enumerate(trained)) {
+    network->summary.validationPrograms = memberValidation[m];
     summary.members.push_back(network->summary);
     impl->networks.push_back(std::move(network->network));
   }
 
+  // Train MAPE: the model on the programs it trained on. Validation MAPE:
+  // each validation program predicted by the network that stopped early on
+  // it (for one network, the split's validation programs).
+  std::vector<Group> heldInGroups = groupSchedules(
+      labeled, asSet(options.ensemble == 1 ? split->train : heldIn));
   summary.trainMAPE =
-      groupsErrors(impl->networks, labeled, data.train, TrainingLoss::MAPE)
+      groupsErrors(impl->networks, labeled, heldInGroups, TrainingLoss::MAPE)
           .first;
-  summary.validationMAPE = groupsErrors(impl->networks, labeled,
-                                        data.validation, TrainingLoss::MAPE)
-                               .first;
+  {
+    std::vector<double> measured, predicted;
+    for (auto [m, network] : llvm::enumerate(impl->networks))
+      for (auto [i, prediction] :
+           predictGroups(network, labeled, data[m].validation)) {
+        measured.push_back(labeled[i].speedup);
+        predicted.push_back(prediction);
+      }
+    summary.validationMAPE = meanAbsolutePercentageError(measured, predicted);
+  }
   std::vector<double> measured, predicted;
-  for (auto [i, prediction] : predictGroups(impl->networks, labeled, data.test)) {
+  for (auto [i, prediction] : predictGroups(impl->networks, labeled, testGroups)) {
     measured.push_back(labeled[i].speedup);
     predicted.push_back(prediction);
   }
@@ -587,8 +636,14 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
   impl->dataset.programs = measuredPrograms.size();
   impl->dataset.samples = labeled.size();
   impl->dataset.skippedSamples = skipped;
-  impl->dataset.trainPrograms = split->train;
-  impl->dataset.validationPrograms = split->validation;
+  impl->dataset.trainPrograms = options.ensemble == 1 ? split->train : heldIn;
+  {
+    std::set<std::string> validation;
+    for (const std::vector<std::string> &programs : memberValidation)
+      validation.insert(programs.begin(), programs.end());
+    impl->dataset.validationPrograms.assign(validation.begin(),
+                                            validation.end());
+  }
   impl->dataset.testPrograms = split->test;
   return CostModel(std::move(impl));
 }

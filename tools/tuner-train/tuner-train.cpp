@@ -256,11 +256,18 @@ static Error train() {
     return model.takeError();
   const TrainingSummary &t = model->getTraining();
   const DatasetSummary &d = model->getDataset();
-  llvm::outs() << llvm::formatv(
-      "split by program: {0} train, {1} validation, {2} test ({3} samples "
-      "used, {4} not ok)\n",
-      d.trainPrograms.size(), d.validationPrograms.size(),
-      d.testPrograms.size(), d.samples, d.skippedSamples);
+  if (t.members.size() == 1)
+    llvm::outs() << llvm::formatv(
+        "split by program: {0} train, {1} validation, {2} test ({3} samples "
+        "used, {4} not ok)\n",
+        d.trainPrograms.size(), d.validationPrograms.size(),
+        d.testPrograms.size(), d.samples, d.skippedSamples);
+  else
+    llvm::outs() << llvm::formatv(
+        "split by program: {0} train, each network stopping early on its "
+        "fold of them, {1} test ({2} samples used, {3} not ok)\n",
+        d.trainPrograms.size(), d.testPrograms.size(), d.samples,
+        d.skippedSamples);
   auto ofNetwork = [](const MemberSummary &m) {
     return llvm::formatv("best epoch {0} of {1}", m.bestEpoch, m.epochsRun)
         .str();
@@ -269,8 +276,10 @@ static Error train() {
   if (t.members.size() > 1) {
     for (auto [i, m] : llvm::enumerate(t.members))
       llvm::outs() << llvm::formatv(
-          "network {0}/{1} (seed {2}): {3}, validation MAPE {4}\n", i + 1,
-          t.members.size(), m.seed, ofNetwork(m), fixed(m.validationMAPE));
+          "network {0}/{1} (seed {2}, {3} validation programs): {4}, "
+          "validation MAPE {5}\n",
+          i + 1, t.members.size(), m.seed, m.validationPrograms.size(),
+          ofNetwork(m), fixed(m.validationMAPE));
     what = llvm::formatv("ensemble of {0} networks", t.members.size()).str();
   }
   llvm::outs() << llvm::formatv(

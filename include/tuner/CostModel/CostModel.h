@@ -73,6 +73,8 @@ struct MemberSummary {
   unsigned epochsRun = 0, bestEpoch = 0;
   /// Its own validation MAPE at its best epoch (the weights kept).
   double validationMAPE = 0;
+  /// The programs it stopped early on (in an ensemble, its fold).
+  std::vector<std::string> validationPrograms;
 };
 
 /// How a model was trained and how well it did.
@@ -103,7 +105,9 @@ struct DatasetSummary {
   std::string path;
   /// Programs and "ok" samples used; samples of other statuses skipped.
   unsigned programs = 0, samples = 0, skippedSamples = 0;
-  /// The split, by program id.
+  /// The split, by program id. An ensemble trains on every program but the
+  /// test ones (trainPrograms), each network stopping early on its own fold
+  /// of them (validationPrograms: the folds together).
   std::vector<std::string> trainPrograms, validationPrograms, testPrograms;
 
   llvm::json::Value toJSON() const;

@@ -6,6 +6,8 @@
 
 #include "gtest/gtest.h"
 
+#include <set>
+
 using namespace tuner;
 using namespace tuner::test;
 
@@ -142,16 +144,31 @@ TEST(TrainingTest, EnsembleAveragesItsNetworks) {
   ASSERT_EQ(training.members.size(), 2u);
   EXPECT_EQ(training.members[0].seed, options.seed);
   EXPECT_NE(training.members[1].seed, options.seed);
-  // Both networks train on the same split.
-  EXPECT_EQ(ensemble->getDataset().testPrograms,
-            single->getDataset().testPrograms);
+  // The same test programs; the ensemble trains on all the others, each
+  // network stopping early on its own fold of them (5 programs in 4 folds).
+  const DatasetSummary &split = ensemble->getDataset();
+  EXPECT_EQ(split.testPrograms, single->getDataset().testPrograms);
+  std::set<std::string> heldIn(single->getDataset().trainPrograms.begin(),
+                               single->getDataset().trainPrograms.end());
+  heldIn.insert(single->getDataset().validationPrograms.begin(),
+                single->getDataset().validationPrograms.end());
+  EXPECT_EQ(std::set<std::string>(split.trainPrograms.begin(),
+                                  split.trainPrograms.end()),
+            heldIn);
+  std::set<std::string> folds;
+  for (const MemberSummary &member : training.members) {
+    EXPECT_FALSE(member.validationPrograms.empty());
+    for (const std::string &id : member.validationPrograms) {
+      EXPECT_TRUE(heldIn.count(id)) << id;
+      EXPECT_TRUE(folds.insert(id).second) << id << " is in two folds";
+    }
+  }
+  EXPECT_EQ(std::vector<std::string>(folds.begin(), folds.end()),
+            split.validationPrograms);
 
   llvm::json::Value json = ensemble->toJSON();
   const llvm::json::Array &members = *json.getAsObject()->getArray("members");
   ASSERT_EQ(members.size(), 2u);
-  // Its first network is the one the seed gives alone.
-  EXPECT_EQ(members[0],
-            (*single->toJSON().getAsObject()->getArray("members"))[0]);
   // The threads do not change the result.
   options.jobs = 1;
   llvm::Expected<CostModel> serial =
@@ -183,7 +200,17 @@ TEST(TrainingTest, EnsembleAveragesItsNetworks) {
     EXPECT_TRUE(bool(p));
     return p ? *p : std::vector<double>();
   };
-  std::vector<double> both = predict(*ensemble), first = predict(*single),
+  // The first network alone, likewise.
+  llvm::json::Value firstJSON = ensemble->toJSON();
+  llvm::json::Object &firstObject = *firstJSON.getAsObject();
+  firstObject["members"] = llvm::json::Array{members[0]};
+  llvm::json::Object &firstTraining = *firstObject.getObject("training");
+  firstTraining["members"] =
+      llvm::json::Array{(*firstTraining.getArray("members"))[0]};
+  llvm::Expected<CostModel> firstModel = CostModel::fromJSON(firstJSON, "first");
+  ASSERT_TRUE(bool(firstModel)) << llvm::toString(firstModel.takeError());
+
+  std::vector<double> both = predict(*ensemble), first = predict(*firstModel),
                       alone = predict(*secondModel);
   ASSERT_EQ(both.size(), configs.size());
   bool differ = false;
@@ -192,6 +219,16 @@ TEST(TrainingTest, EnsembleAveragesItsNetworks) {
     differ |= std::abs(first[i] - alone[i]) > 1e-4 * first[i];
   }
   EXPECT_TRUE(differ) << "the two networks predict alike";
+
+  // Too few programs for the folds: 4 programs, 1 for testing, 3 left for
+  // 4 folds.
+  Dataset small = syntheticDataset(4, 6, 3);
+  llvm::Expected<CostModel> tooSmall =
+      trainCostModel(small, "small", options, [](const EpochReport &) {});
+  ASSERT_FALSE(bool(tooSmall));
+  EXPECT_EQ(llvm::toString(tooSmall.takeError()),
+            "an ensemble of 2 networks deals the 3 training and validation "
+            "programs into 4 folds and needs at least one program per fold");
 }
 
 TEST(TrainingTest, DisturbedBaselinesLeaveTheirProgramsOut) {
