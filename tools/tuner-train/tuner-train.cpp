@@ -115,8 +115,9 @@ static cl::opt<unsigned> patienceOption(
     cl::init(kDefaults.patience), cl::cat(toolCategory));
 static cl::opt<unsigned> ensembleOption(
     "ensemble",
-    cl::desc("Networks to train from different seeds on the same split; the "
-             "model averages their predictions"),
+    cl::desc("Networks to train from different seeds, by cross-validation "
+             "over the programs not held out for testing; the model averages "
+             "their predictions"),
     cl::init(kDefaults.ensemble), cl::cat(toolCategory));
 static cl::opt<unsigned> jobsOption(
     "jobs",

@@ -36,8 +36,12 @@ struct TrainingOptions {
   double weightDecay = 0.0075;
   /// Stop after this many epochs without a better validation loss.
   unsigned patience = 30;
-  /// Networks trained (on the same split, from different seeds) whose
-  /// predictions the model averages.
+  /// Networks trained from different seeds whose predictions the model
+  /// averages. One network trains on the split's training programs and
+  /// stops early on its validation programs; N > 1 networks train by
+  /// cross-validation over both: dealt into max(N, 4) folds, network m
+  /// stops early on fold m and trains on the rest (the test programs stay
+  /// held out from all).
   unsigned ensemble = 1;
   /// Networks trained at once, on threads of their own (0: one per core).
   /// The result does not depend on it.
