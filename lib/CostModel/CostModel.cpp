@@ -567,6 +567,7 @@ llvm::Expected<CostModel> CostModel::fromJSON(const json::Value &json,
                             .str();
     if (llvm::Error err = readNetwork(*member, impl->networks[i], prefix))
       return failWith(std::move(err));
+    impl->networks[i].prepareInference();
   }
 
   std::optional<llvm::StringRef> target = object->getString("target");

@@ -123,7 +123,35 @@ void Network<T>::forEachParameter(
       });
 }
 
+template <typename T> void Network<T>::prepareInference() {
+  const Dense &first = computation.layers.front();
+  sparseInput.weight = first.weight;
+  sparseInput.bias = first.bias;
+  if (normalization.empty())
+    return;
+  for (Eigen::Index j = 0; j < first.weight.cols(); ++j) {
+    sparseInput.weight.col(j) /= normalization.scale[j];
+    sparseInput.bias -= sparseInput.weight.col(j) * normalization.mean[j];
+  }
+}
+
+template <typename T>
+typename Network<T>::Matrix
+Network<T>::sparseFirstLayer(const Matrix &inputs) const {
+  Matrix pre(sparseInput.weight.rows(), inputs.cols());
+  for (Eigen::Index c = 0; c < inputs.cols(); ++c) {
+    auto column = pre.col(c);
+    column = sparseInput.bias.col(0);
+    const T *x = inputs.col(c).data();
+    for (Eigen::Index j = 0; j < inputs.rows(); ++j)
+      if (x[j] != T(0))
+        column.noalias() += x[j] * sparseInput.weight.col(j);
+  }
+  return pre;
+}
+
 template <typename T> void Network<T>::initialize(uint64_t seed) {
+  sparseInput = Dense();
   std::mt19937_64 rng(seed);
   forEachParameter([&](const std::string &name, Matrix &value, Matrix &) {
     if (value.cols() == 1) { // A bias.
@@ -217,11 +245,18 @@ Network<T>::NormalizationFit::result() const {
 template <typename T>
 typename Network<T>::Matrix
 Network<T>::forwardMLP(const MLP &mlp, const Matrix &x, MLPTape *tape,
-                       std::mt19937_64 *dropout) const {
-  Matrix a = x;
+                       std::mt19937_64 *dropout, const Matrix *firstPre) const {
+  Matrix a;
+  if (!firstPre)
+    a = x;
   for (auto [l, layer] : llvm::enumerate(mlp.layers)) {
-    Matrix pre = layer.weight * a;
-    pre.colwise() += layer.bias.col(0);
+    Matrix pre;
+    if (l == 0 && firstPre) {
+      pre = *firstPre;
+    } else {
+      pre = layer.weight * a;
+      pre.colwise() += layer.bias.col(0);
+    }
     if (tape)
       tape->inputs.push_back(std::move(a));
     if (mlp.linearOutput && l + 1 == mlp.layers.size()) {
@@ -402,8 +437,11 @@ Network<T>::forwardLogits(const FeatureTree &tree, const Matrix &inputs,
                           unsigned batch, Tape *tape,
                           std::mt19937_64 *dropout) const {
   Eigen::Index e = shape.embedding;
-  Matrix normalized;
-  if (!normalization.empty()) {
+  Matrix normalized, embeddings;
+  if (!tape && !dropout && sparseInput.weight.size()) {
+    Matrix first = sparseFirstLayer(inputs);
+    embeddings = forwardMLP(computation, Matrix(), nullptr, nullptr, &first);
+  } else if (!normalization.empty()) {
     Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, 1>> mean(
         normalization.mean.data(), Eigen::Index(normalization.mean.size()));
     Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, 1>> scale(
@@ -412,9 +450,10 @@ Network<T>::forwardLogits(const FeatureTree &tree, const Matrix &inputs,
                   scale.array())
                      .matrix();
   }
-  Matrix embeddings =
-      forwardMLP(computation, normalization.empty() ? inputs : normalized,
-                 tape ? &tape->computation : nullptr, dropout);
+  if (!embeddings.size())
+    embeddings =
+        forwardMLP(computation, normalization.empty() ? inputs : normalized,
+                   tape ? &tape->computation : nullptr, dropout);
   Matrix projections = computationLSTM.inputWeight * embeddings;
   projections.colwise() += computationLSTM.bias.col(0);
 

@@ -597,6 +597,7 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
     network->summary.validationPrograms = memberValidation[m];
     summary.members.push_back(network->summary);
     impl->networks.push_back(std::move(network->network));
+    impl->networks.back().prepareInference();
   }
 
   // Train MAPE: the model on the programs it trained on. Validation MAPE:

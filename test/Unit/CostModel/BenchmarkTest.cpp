@@ -62,8 +62,10 @@ TEST(CostModelBenchmark, DISABLED_PredictionsPerSecond) {
   // One network, and an ensemble of three.
   for (unsigned networks : {1u, 3u}) {
     auto impl = std::make_shared<CostModel::Impl>(NetworkShape(), networks);
-    for (auto [i, network] : llvm::enumerate(impl->networks))
+    for (auto [i, network] : llvm::enumerate(impl->networks)) {
       network.initialize(i + 1);
+      network.prepareInference();
+    }
     CostModel model(impl);
     // Warm up, then time the best of three.
     model.predict(reference, features);

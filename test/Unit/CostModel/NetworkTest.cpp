@@ -209,6 +209,45 @@ TEST(NetworkTest, InputNormalizationStandardizesEachFeature) {
   EXPECT_NE(actual(0, 0), plain.forward(tree, inputs, batch)(0, 0));
 }
 
+TEST(NetworkTest, PreparedInferenceReadsOnlyNonzerosAndAgrees) {
+  // Computation vectors padded with zeros, as the feature layout makes
+  // them (a few nonzero entries each), and a normalization that moves
+  // every feature.
+  FeatureTree tree = mixedTree();
+  const unsigned batch = 3;
+  MatrixD inputs = randomInputs(tree.numComputations, batch, 8);
+  for (Eigen::Index i = 0; i < inputs.size(); ++i)
+    if (i % 13 != 0)
+      inputs.data()[i] = 0;
+  Network<double>::InputNormalization n;
+  for (unsigned f = 0; f < features::kNumFeatures; ++f) {
+    n.mean.push_back(0.01 * (f % 7));
+    n.scale.push_back(0.5 + 0.1 * (f % 5));
+  }
+  Network<double> dense(smallShape(0));
+  dense.initialize(6);
+  dense.setInputNormalization(n);
+  Network<double> prepared = dense;
+  prepared.prepareInference();
+  MatrixD expected = dense.forward(tree, inputs, batch);
+  MatrixD actual = prepared.forward(tree, inputs, batch);
+  for (unsigned k = 0; k < batch; ++k)
+    EXPECT_NEAR(actual(0, k), expected(0, k), 1e-12 * expected(0, k)) << k;
+  // With a tape (training), the dense path runs and records what backward
+  // needs.
+  Network<double>::Tape tape;
+  MatrixD taped = prepared.forward(tree, inputs, batch, &tape);
+  EXPECT_EQ(tape.computation.inputs.size(), 2u);
+  EXPECT_NEAR(taped(0, 0), expected(0, 0), 1e-12 * expected(0, 0));
+  // Changing the normalization undoes the preparation: no stale weights.
+  Network<double>::InputNormalization other = n;
+  other.mean[0] += 1;
+  prepared.setInputNormalization(other);
+  dense.setInputNormalization(other);
+  EXPECT_DOUBLE_EQ(prepared.forward(tree, inputs, batch)(0, 0),
+                   dense.forward(tree, inputs, batch)(0, 0));
+}
+
 TEST(NetworkTest, EveryGradientMatchesFiniteDifferencesWithDropout) {
   checkGradients(0.3);
 }
