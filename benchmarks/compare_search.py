@@ -7,8 +7,8 @@ the reference for quality), beam search guided by the cost model alone
 (BSM: `strategy=beam top-k=1`, only the schedule it ranks first is
 measured), the same followed by the execution step (BSM+exec: `top-k=K`)
 and MCTS guided by the model (`strategy=mcts top-k=K`), and MCTS whose
-execution step measures the plain top k, without correcting the model by
-the measurements (MCTS-plain: `model-correction=false`), each from a fresh
+execution step corrects the model by the measurements as they come in
+(MCTS+correction: `model-correction=true`), each from a fresh
 database, and tabulate search time and the speedup of the schedule found,
 then the search-time ratio to BSE and the loss of performance against BSE
 (1 - speedup / BSE speedup), and the mean loss of the kernel each search
@@ -38,7 +38,7 @@ KERNEL_DIR = BENCH_DIR / "kernels"
 # (label, strategy, whether it executes the top k at the end, more options)
 STRATEGIES = [("BSE", "beam-exec", False, []), ("BSM", "beam", False, []),
               ("BSM+exec", "beam", True, []), ("MCTS", "mcts", True, []),
-              ("MCTS-plain", "mcts", True, ["model-correction=false"])]
+              ("MCTS+correction", "mcts", True, ["model-correction=true"])]
 
 
 def machine():

@@ -6,11 +6,12 @@
 // RUN: %python %S/Inputs/check-speedup.py %t.beam.json | FileCheck %s --check-prefix=BEAM
 // RUN: tuner-opt %s --tuner-autotune="strategy=mcts top-k=4 mcts-iterations=40 database=none summary-output=%t.mcts.json" -o /dev/null
 // RUN: %python %S/Inputs/check-speedup.py %t.mcts.json | FileCheck %s --check-prefix=MCTS
-// Without the correction of the execution step (the paper's plain top k).
-// RUN: tuner-opt %s --tuner-autotune="strategy=mcts top-k=4 mcts-iterations=40 model-correction=false database=none summary-output=%t.blind.json" -o /dev/null
-// RUN: %python %S/Inputs/check-speedup.py %t.blind.json | FileCheck %s --check-prefix=MCTS
-// RUN: FileCheck %s --check-prefix=BLIND < %t.blind.json
-// RUN: FileCheck %s --check-prefix=CORRECTED < %t.mcts.json
+// With the execution step's correction of the model (by default, the
+// paper's plain top k).
+// RUN: tuner-opt %s --tuner-autotune="strategy=mcts top-k=4 mcts-iterations=40 model-correction=true database=none summary-output=%t.corrected.json" -o /dev/null
+// RUN: %python %S/Inputs/check-speedup.py %t.corrected.json | FileCheck %s --check-prefix=MCTS
+// RUN: FileCheck %s --check-prefix=CORRECTED < %t.corrected.json
+// RUN: FileCheck %s --check-prefix=PLAIN < %t.mcts.json
 // RUN: tuner-opt %s --tuner-autotune="strategy=beam-exec beam-width=2 budget=12 database=none summary-output=%t.bse.json" -o /dev/null
 // RUN: %python %S/Inputs/check-speedup.py %t.bse.json | FileCheck %s --check-prefix=BSE
 // RUN: tuner-opt %s --tuner-autotune="strategy=random budget=8 database=none summary-output=%t.random.json" -o /dev/null
@@ -25,7 +26,7 @@
 // BSE: beam-exec: never slower than the baseline, {{[0-9]+}} measured
 // RANDOM: random: never slower than the baseline, 8 measured
 // BADMODEL: error: cannot use the cost model:
-// BLIND: "model_correction": false
+// PLAIN: "model_correction": false
 // CORRECTED: "model_correction": true
 
 func.func @mm(%A: tensor<64x64xf32>, %B: tensor<64x64xf32>) -> tensor<64x64xf32> {

@@ -130,10 +130,10 @@ def TunerAutotune : Pass<"tuner-autotune", "mlir::ModuleOp"> {
            "Best predicted schedules measured at the end of beam and mcts">,
     Option<"mctsIterations", "mcts-iterations", "unsigned",
            /*default=*/"200", "Nodes MCTS expands">,
-    Option<"modelCorrection", "model-correction", "bool", /*default=*/"true",
+    Option<"modelCorrection", "model-correction", "bool", /*default=*/"false",
            "Before each batch of the top-k measurements of beam and mcts, "
            "re-rank the schedules still to measure by the model's errors on "
-           "similar measured ones">,
+           "similar measured ones (default: the plain top k)">,
     Option<"budget", "budget", "unsigned", /*default=*/"32",
            "Candidates to measure (0: no limit; then set time-budget)">,
     Option<"timeBudget", "time-budget", "double", /*default=*/"0",

@@ -31,15 +31,16 @@ struct BeamSearchOptions {
   /// the end (the step that corrects the model's error).
   unsigned topK = 8;
   /// With a model: re-rank the schedules still to measure by the model's
-  /// errors on similar measured ones (see ExecutionStep).
-  bool correct = true;
+  /// errors on similar measured ones (see ExecutionStep); off by default.
+  bool correct = false;
   ScheduleHash hash;
 };
 
 /// Beam search over the decision tree (Tiramisu §5). With `model`, every
 /// node is scored by the model in one batch per level (BSM) and the `topK`
-/// best predicted schedules are then proposed for measurement (corrected by
-/// the measurements as they come in, see ExecutionStep); without one,
+/// best predicted schedules are then proposed for measurement (optionally
+/// corrected by the measurements as they come in, see ExecutionStep);
+/// without one,
 /// every node is proposed, i.e. measured, and the beam keeps the best
 /// measured (BSE, the reference for quality). `model` must outlive it.
 std::unique_ptr<Strategy> createBeamSearch(const DecisionTree &tree,
@@ -53,8 +54,8 @@ struct MonteCarloOptions {
   /// Best predicted schedules measured at the end.
   unsigned topK = 8;
   /// Re-rank the schedules still to measure by the model's errors on
-  /// similar measured ones (see ExecutionStep).
-  bool correct = true;
+  /// similar measured ones (see ExecutionStep); off by default.
+  bool correct = false;
   /// Random completions of each expanded node, scored in one batch.
   unsigned rollouts = 8;
   /// UCT exploration constant (on values normalized to the best seen).
@@ -65,8 +66,8 @@ struct MonteCarloOptions {
 
 /// Monte Carlo tree search (UCT) over the decision tree with the model's
 /// prediction as a node's value; then proposes the `topK` best schedules
-/// seen for measurement (corrected by the measurements as they come in, see
-/// ExecutionStep).
+/// seen for measurement (optionally corrected by the measurements as they
+/// come in, see ExecutionStep).
 std::unique_ptr<Strategy> createMonteCarloTreeSearch(
     const DecisionTree &tree, Evaluator &model, const MonteCarloOptions &options);
 
