@@ -1,14 +1,16 @@
 //===- CostModel.cpp - Model files and batched predictions ----------------===//
 //
 // The model file is one JSON object:
-//   {"format": "tuner-cost-model", "version": 3,
+//   {"format": "tuner-cost-model", "version": 4,
 //    "features": {"layout": HASH, "count": N, "maxima": {...}},
 //    "shape": NetworkShape, "target": FINGERPRINT,
 //    "training": TrainingSummary, "dataset": DatasetSummary,
 //    "members": [{"input_normalization": {"mean": [N], "scale": [N]},
 //                 "parameters": [{"name", "rows", "cols",
-//                                 "values": [column-major]}...]}...]}
-// one member per network of the ensemble. Version 2 (still read) held one
+//                                 "data": BASE64}...]}...]}
+// one member per network of the ensemble; "data" is the matrix in
+// column-major order as little-endian IEEE float32. Still read: version 3
+// wrote "values": [numbers] instead of "data"; version 2 also held one
 // network's "input_normalization" and "parameters" at the top level, and
 // its epochs in "training".
 //
@@ -17,6 +19,8 @@
 #include "CostModelImpl.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Base64.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -366,14 +370,16 @@ static json::Object networkToJSON(const Network<float> &network) {
   json::Array parameters;
   network.forEachParameter(
       [&](const std::string &name, const Network<float>::Matrix &value) {
-        json::Array values;
-        values.reserve(value.size());
+        // Little-endian IEEE float32, column-major, base64: a quarter of
+        // the size of the same weights as JSON numbers.
+        std::string bytes(size_t(value.size()) * 4, '\0');
         for (Eigen::Index i = 0; i < value.size(); ++i)
-          values.push_back(double(value.data()[i]));
+          llvm::support::endian::write32le(
+              &bytes[size_t(i) * 4], llvm::bit_cast<uint32_t>(value.data()[i]));
         parameters.push_back(json::Object{{"name", name},
                                           {"rows", int64_t(value.rows())},
                                           {"cols", int64_t(value.cols())},
-                                          {"values", std::move(values)}});
+                                          {"data", llvm::encodeBase64(bytes)}});
       });
   const Network<float>::InputNormalization &normalization =
       network.getInputNormalization();
@@ -447,23 +453,56 @@ static llvm::Error readNetwork(const json::Object &object,
     }
     ++used;
     const json::Object &p = *it->second;
-    const json::Array *values = p.getArray("values");
+    auto notAMatrix = [&] {
+      return fail(llvm::formatv("parameter '{0}' is not a {1}x{2} matrix as "
+                                "the shape says",
+                                name, value.rows(), value.cols())
+                      .str());
+    };
+    auto notFinite = [&](size_t i) {
+      return fail(llvm::formatv("parameter '{0}': value {1} is not a finite "
+                                "number",
+                                name, i)
+                      .str());
+    };
     if (p.getInteger("rows") != value.rows() ||
-        p.getInteger("cols") != value.cols() || !values ||
-        values->size() != size_t(value.size())) {
-      err = fail(llvm::formatv("parameter '{0}' is not a {1}x{2} matrix as "
-                               "the shape says",
-                               name, value.rows(), value.cols())
-                     .str());
+        p.getInteger("cols") != value.cols()) {
+      err = notAMatrix();
+      return;
+    }
+    // "data": base64 of little-endian float32 (format 4); "values": an
+    // array of numbers (formats 2 and 3).
+    if (std::optional<llvm::StringRef> data = p.getString("data")) {
+      std::vector<char> bytes;
+      if (llvm::Error decodeError = llvm::decodeBase64(*data, bytes)) {
+        err = fail("parameter '" + name + "': its data is not base64 (" +
+                   llvm::toString(std::move(decodeError)) + ")");
+        return;
+      }
+      if (bytes.size() != size_t(value.size()) * 4) {
+        err = notAMatrix();
+        return;
+      }
+      for (Eigen::Index i = 0; i < value.size(); ++i) {
+        float f = llvm::bit_cast<float>(
+            llvm::support::endian::read32le(&bytes[size_t(i) * 4]));
+        if (!std::isfinite(f)) {
+          err = notFinite(size_t(i));
+          return;
+        }
+        value.data()[i] = f;
+      }
+      return;
+    }
+    const json::Array *values = p.getArray("values");
+    if (!values || values->size() != size_t(value.size())) {
+      err = notAMatrix();
       return;
     }
     for (auto [i, v] : llvm::enumerate(*values)) {
       std::optional<double> d = v.getAsNumber();
       if (!d || !std::isfinite(*d)) {
-        err = fail(llvm::formatv("parameter '{0}': value {1} is not a finite "
-                                 "number",
-                                 name, i)
-                       .str());
+        err = notFinite(i);
         return;
       }
       value.data()[i] = float(*d);

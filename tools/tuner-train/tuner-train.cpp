@@ -77,6 +77,11 @@ static cl::opt<bool>
                        cl::desc("Document the features of the computation "
                                 "vector and exit"),
                        cl::cat(toolCategory));
+static cl::opt<std::string> upgradeOption(
+    "upgrade",
+    cl::desc("Rewrite a model file of an older format this build reads in "
+             "its format (to -o FILE)"),
+    cl::value_desc("model"), cl::cat(toolCategory));
 static cl::opt<std::string> dumpFeaturesOption(
     "dump-features",
     cl::desc("Write the computation vectors of the dataset's measured "
@@ -151,7 +156,8 @@ static constexpr const char *kOverview =
     "  tuner-train DATASET -o MODEL [training options]\n"
     "  tuner-train --evaluate --model MODEL DATASET [--all] [--json FILE]\n"
     "  tuner-train --list-features\n"
-    "  tuner-train --dump-features FILE DATASET\n";
+    "  tuner-train --dump-features FILE DATASET\n"
+    "  tuner-train --upgrade OLD-MODEL -o MODEL\n";
 
 static Error error(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -407,7 +413,22 @@ static Error dumpFeatures() {
   });
 }
 
+static Error upgrade() {
+  if (outputOption.empty())
+    return error("--upgrade needs -o FILE for the rewritten model");
+  Expected<CostModel> model = CostModel::load(upgradeOption);
+  if (!model)
+    return model.takeError();
+  if (Error err = model->save(outputOption))
+    return err;
+  llvm::outs() << "wrote " << outputOption << " (model file format "
+               << CostModel::kFormatVersion << ")\n";
+  return Error::success();
+}
+
 static Error run() {
+  if (!upgradeOption.empty())
+    return upgrade();
   if (listFeaturesOption) {
     printFeatureDocumentation(llvm::outs());
     return Error::success();

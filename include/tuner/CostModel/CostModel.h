@@ -119,9 +119,10 @@ struct DatasetSummary {
 /// of their speedups). Cheap to copy (the weights are shared and immutable).
 class CostModel {
 public:
-  /// The model file format this build writes; it also reads version 2 (one
-  /// network, its weights at the top level).
-  static constexpr int64_t kFormatVersion = 3;
+  /// The model file format this build writes (weights as base64 float32);
+  /// it also reads versions 3 (weights as JSON numbers) and 2 (one network,
+  /// its weights at the top level).
+  static constexpr int64_t kFormatVersion = 4;
   static constexpr int64_t kOldestFormatVersion = 2;
 
   /// Reads a model file. Fails with a message naming the file on a missing

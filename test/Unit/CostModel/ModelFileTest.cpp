@@ -5,6 +5,8 @@
 
 #include "TestPrograms.h"
 
+#include "llvm/Support/Base64.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -105,7 +107,7 @@ TEST_F(ModelFileTest, RoundTripKeepsPredictionsAndDescription) {
   ASSERT_TRUE(bool(json));
   const llvm::json::Object &object = *json->getAsObject();
   EXPECT_EQ(object.getString("format"), "tuner-cost-model");
-  EXPECT_EQ(object.getInteger("version"), 3);
+  EXPECT_EQ(object.getInteger("version"), 4);
   EXPECT_EQ(object.getObject("features")->getString("layout"),
             featureLayoutHash());
   EXPECT_EQ(object.getObject("features")
@@ -204,12 +206,36 @@ TEST_F(ModelFileTest, WrongVersion) {
   std::string file =
       write("v1.json", [](llvm::json::Object &o) { o["version"] = 1; });
   EXPECT_EQ(loadError(file), file + ": model file version 1 is not supported "
-                                    "(this build reads versions 2 to 3)");
+                                    "(this build reads versions 2 to 4)");
+}
+
+/// The weights of one parameter object as JSON numbers ("values"), as
+/// format 3 wrote them, instead of base64 float32 ("data").
+static void dataToNumbers(llvm::json::Object &parameter) {
+  std::vector<char> bytes;
+  llvm::cantFail(
+      llvm::decodeBase64(*parameter.getString("data"), bytes));
+  llvm::json::Array values;
+  for (size_t i = 0; i < bytes.size(); i += 4)
+    values.push_back(double(llvm::bit_cast<float>(
+        llvm::support::endian::read32le(&bytes[i]))));
+  parameter.erase("data");
+  parameter["values"] = std::move(values);
+}
+
+/// The model in the layout of format version 3: weights as JSON numbers.
+static void toVersion3(llvm::json::Object &o) {
+  o["version"] = 3;
+  for (llvm::json::Value &member : *o.getArray("members"))
+    for (llvm::json::Value &parameter :
+         *member.getAsObject()->getArray("parameters"))
+      dataToNumbers(*parameter.getAsObject());
 }
 
 /// The model in the layout of format version 2: one network's fields and
 /// epochs at the top level.
 static void toVersion2(llvm::json::Object &o) {
+  toVersion3(o);
   o["version"] = 2;
   llvm::json::Object network =
       std::move(*(*o.getArray("members"))[0].getAsObject());
@@ -222,6 +248,25 @@ static void toVersion2(llvm::json::Object &o) {
   training.erase("members");
   training["epochs_run"] = std::move(*member.get("epochs_run"));
   training["best_epoch"] = std::move(*member.get("best_epoch"));
+}
+
+TEST_F(ModelFileTest, ReadsVersion3) {
+  std::string file = write("v3.json", toVersion3);
+  llvm::Expected<CostModel> loaded = CostModel::load(file);
+  ASSERT_TRUE(bool(loaded)) << llvm::toString(loaded.takeError());
+  const ProgramRecord &program = dataset->programs[0];
+  std::vector<Config> configs;
+  for (const SampleRecord &sample : dataset->samples)
+    if (sample.programId == program.id)
+      configs.push_back(sample.config);
+  llvm::Expected<std::vector<double>> before =
+      model->predict(program.tree, program.space, configs);
+  llvm::Expected<std::vector<double>> after =
+      loaded->predict(program.tree, program.space, configs);
+  ASSERT_TRUE(bool(before) && bool(after));
+  EXPECT_EQ(*before, *after);
+  // Written again, it is format 4 with the same weights.
+  EXPECT_EQ(loaded->toJSON(), model->toJSON());
 }
 
 TEST_F(ModelFileTest, ReadsVersion2) {
@@ -266,6 +311,7 @@ TEST_F(ModelFileTest, NetworksAndTheirSummaryAgree) {
                                       "networks but the file holds 2");
   // In an ensemble, errors name the network.
   std::string second = write("second.json", [](llvm::json::Object &o) {
+    toVersion3(o);
     llvm::json::Array &members = *o.getArray("members");
     members.push_back(members[0]);
     llvm::json::Object &last = *(*members[1].getAsObject()->getArray(
@@ -324,26 +370,48 @@ TEST_F(ModelFileTest, FeatureLayoutMismatch) {
 }
 
 TEST_F(ModelFileTest, CorruptWeights) {
-  std::string file = write("weights.json", [](llvm::json::Object &o) {
-    llvm::json::Object &first = *(*(*o.getArray("members"))[0]
-                                        .getAsObject()
-                                        ->getArray("parameters"))[0]
-                                      .getAsObject();
-    first.getArray("values")->pop_back();
+  auto parameter = [](llvm::json::Object &o, bool last) -> llvm::json::Object & {
+    llvm::json::Array &parameters =
+        *(*o.getArray("members"))[0].getAsObject()->getArray("parameters");
+    return *(last ? parameters.back() : parameters.front()).getAsObject();
+  };
+  std::string matrix = "'computation.0.weight' is not a 6x" +
+                       std::to_string(features::kNumFeatures) +
+                       " matrix as the shape says";
+  // Format 4: base64 float32.
+  std::string file = write("short.json", [&](llvm::json::Object &o) {
+    llvm::json::Object &first = parameter(o, false);
+    std::string data = first.getString("data")->str();
+    first["data"] = data.substr(0, data.size() - 8);
   });
-  EXPECT_EQ(loadError(file), file +
-                                 ": parameter "
-                                 "'computation.0.weight' is "
-                                 "not a 6x" +
-                                 std::to_string(features::kNumFeatures) +
-                                 " matrix as the shape says");
-  file = write("nan.json", [](llvm::json::Object &o) {
-    llvm::json::Object &last = *(*(*o.getArray("members"))[0]
-                                       .getAsObject()
-                                       ->getArray("parameters"))
-                                     .back()
-                                     .getAsObject();
-    (*last.getArray("values"))[0] = "x";
+  EXPECT_EQ(loadError(file), file + ": parameter " + matrix);
+  file = write("base64.json", [&](llvm::json::Object &o) {
+    parameter(o, false)["data"] = "not base64!";
+  });
+  EXPECT_EQ(loadError(file).rfind(file + ": parameter 'computation.0.weight': "
+                                         "its data is not base64 (",
+                                  0),
+            0u)
+      << loadError(file);
+  file = write("nan-data.json", [&](llvm::json::Object &o) {
+    llvm::json::Object &last = parameter(o, true);
+    std::vector<char> bytes;
+    llvm::cantFail(llvm::decodeBase64(*last.getString("data"), bytes));
+    llvm::support::endian::write32le(
+        bytes.data(), llvm::bit_cast<uint32_t>(std::nanf("")));
+    last["data"] = llvm::encodeBase64(bytes);
+  });
+  EXPECT_EQ(loadError(file), file + ": parameter 'regression.1.bias': value 0 "
+                                    "is not a finite number");
+  // Format 3: JSON numbers.
+  file = write("weights.json", [&](llvm::json::Object &o) {
+    toVersion3(o);
+    parameter(o, false).getArray("values")->pop_back();
+  });
+  EXPECT_EQ(loadError(file), file + ": parameter " + matrix);
+  file = write("nan.json", [&](llvm::json::Object &o) {
+    toVersion3(o);
+    (*parameter(o, true).getArray("values"))[0] = "x";
   });
   EXPECT_EQ(loadError(file), file + ": parameter "
                                     "'regression.1.bias': value 0 "
