@@ -582,7 +582,7 @@ llvm::Expected<CostModel> CostModel::fromJSON(const json::Value &json,
   if (!shape)
     return failWith(shape.takeError());
 
-  // Version 2 holds one network at the top level; version 3 a list.
+  // Version 2 holds one network at the top level; later versions a list.
   std::vector<const json::Object *> memberObjects;
   if (*version == 2) {
     memberObjects.push_back(object);

@@ -437,23 +437,24 @@ Network<T>::forwardLogits(const FeatureTree &tree, const Matrix &inputs,
                           unsigned batch, Tape *tape,
                           std::mt19937_64 *dropout) const {
   Eigen::Index e = shape.embedding;
-  Matrix normalized, embeddings;
+  Matrix embeddings;
   if (!tape && !dropout && sparseInput.weight.size()) {
+    // Inference, prepared: the standardization is in the first layer.
     Matrix first = sparseFirstLayer(inputs);
     embeddings = forwardMLP(computation, Matrix(), nullptr, nullptr, &first);
-  } else if (!normalization.empty()) {
+  } else if (normalization.empty()) {
+    embeddings = forwardMLP(computation, inputs,
+                            tape ? &tape->computation : nullptr, dropout);
+  } else {
     Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, 1>> mean(
         normalization.mean.data(), Eigen::Index(normalization.mean.size()));
     Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, 1>> scale(
         normalization.scale.data(), Eigen::Index(normalization.scale.size()));
-    normalized = ((inputs.colwise() - mean).array().colwise() /
-                  scale.array())
-                     .matrix();
+    Matrix normalized =
+        ((inputs.colwise() - mean).array().colwise() / scale.array()).matrix();
+    embeddings = forwardMLP(computation, normalized,
+                            tape ? &tape->computation : nullptr, dropout);
   }
-  if (!embeddings.size())
-    embeddings =
-        forwardMLP(computation, normalization.empty() ? inputs : normalized,
-                   tape ? &tape->computation : nullptr, dropout);
   Matrix projections = computationLSTM.inputWeight * embeddings;
   projections.colwise() += computationLSTM.bias.col(0);
 

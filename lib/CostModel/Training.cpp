@@ -8,13 +8,12 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/ThreadPool.h"
 
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <map>
 #include <mutex>
-#include <thread>
 #include <tuple>
 
 using namespace tuner;
@@ -312,10 +311,12 @@ private:
 
 namespace {
 /// What training one network needs: the featurized schedules and the
-/// groups of the programs it trains on and stops early on.
+/// groups of the programs it trains on and stops early on (whose ids are
+/// `validationPrograms`).
 struct TrainingData {
   const std::vector<LabeledSchedule> &labeled;
   std::vector<Group> train, validation;
+  std::vector<std::string> validationPrograms;
 };
 
 /// One trained network and how its training went.
@@ -508,11 +509,10 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
                 split->validation.end());
   llvm::sort(heldIn);
   std::vector<TrainingData> data;
-  std::vector<std::vector<std::string>> memberValidation;
   if (options.ensemble == 1) {
     data.push_back({labeled, groupSchedules(labeled, asSet(split->train)),
-                    groupSchedules(labeled, asSet(split->validation))});
-    memberValidation.push_back(split->validation);
+                    groupSchedules(labeled, asSet(split->validation)),
+                    split->validation});
   } else {
     std::vector<std::string> dealt = heldIn;
     std::mt19937_64 rng(mix(options.seed, 7));
@@ -531,28 +531,27 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
         (i % folds == m ? validation : train).push_back(id);
       llvm::sort(validation);
       data.push_back({labeled, groupSchedules(labeled, asSet(train)),
-                      groupSchedules(labeled, asSet(validation))});
-      memberValidation.push_back(std::move(validation));
+                      groupSchedules(labeled, asSet(validation)),
+                      std::move(validation)});
     }
   }
   std::vector<Group> testGroups = groupSchedules(labeled, asSet(split->test));
+  // The programs the model trains on: the split's training programs for one
+  // network, every non-test program for an ensemble.
+  std::vector<Group> trainedOnGroups = groupSchedules(
+      labeled, asSet(options.ensemble == 1 ? split->train : heldIn));
 
-  // Every network standardizes its inputs with the statistics of the
-  // programs the model trains on.
+  // Every network standardizes its inputs with their statistics.
   Network<float>::InputNormalization normalization;
   {
     Network<float>::NormalizationFit fit;
-    for (const Group &group : groupSchedules(
-             labeled, asSet(options.ensemble == 1 ? split->train : heldIn)))
+    for (const Group &group : trainedOnGroups)
       for (size_t i : group.members)
         fit.add(Network<float>::packInputs({&labeled[i].features}));
     normalization = fit.result();
   }
 
   // The networks, on up to `jobs` threads; each depends only on its seed.
-  unsigned jobs = options.jobs ? options.jobs
-                               : std::max(1u, std::thread::hardware_concurrency());
-  jobs = std::min(jobs, options.ensemble);
   std::vector<std::optional<TrainedNetwork>> trained(options.ensemble);
   std::vector<std::string> failures(options.ensemble);
   std::mutex reportMutex;
@@ -560,25 +559,18 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
     std::lock_guard<std::mutex> lock(reportMutex);
     onEpoch(epoch);
   };
-  std::atomic<unsigned> nextMember{0};
-  auto worker = [&] {
-    for (unsigned m = nextMember++; m < options.ensemble; m = nextMember++) {
-      llvm::Expected<TrainedNetwork> network =
-          trainNetwork(data[m], options, m, normalization, report);
-      if (network)
-        trained[m] = std::move(*network);
-      else
-        failures[m] = llvm::toString(network.takeError());
-    }
-  };
-  if (jobs == 1) {
-    worker();
-  } else {
-    std::vector<std::thread> threads;
-    for (unsigned j = 0; j < jobs; ++j)
-      threads.emplace_back(worker);
-    for (std::thread &thread : threads)
-      thread.join();
+  {
+    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(options.jobs));
+    for (unsigned m = 0; m < options.ensemble; ++m)
+      pool.async([&, m] {
+        llvm::Expected<TrainedNetwork> network =
+            trainNetwork(data[m], options, m, normalization, report);
+        if (network)
+          trained[m] = std::move(*network);
+        else
+          failures[m] = llvm::toString(network.takeError());
+      });
+    pool.wait();
   }
   for (const std::string &failure : failures)
     if (!failure.empty())
@@ -594,7 +586,7 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
   summary.weightDecay = options.weightDecay;
   auto impl = std::make_shared<CostModel::Impl>(options.shape, 0);
   for (auto [m, network] : llvm::enumerate(trained)) {
-    network->summary.validationPrograms = memberValidation[m];
+    network->summary.validationPrograms = data[m].validationPrograms;
     summary.members.push_back(network->summary);
     impl->networks.push_back(std::move(network->network));
     impl->networks.back().prepareInference();
@@ -603,11 +595,9 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
   // Train MAPE: the model on the programs it trained on. Validation MAPE:
   // each validation program predicted by the network that stopped early on
   // it (for one network, the split's validation programs).
-  std::vector<Group> heldInGroups = groupSchedules(
-      labeled, asSet(options.ensemble == 1 ? split->train : heldIn));
-  summary.trainMAPE =
-      groupsErrors(impl->networks, labeled, heldInGroups, TrainingLoss::MAPE)
-          .first;
+  summary.trainMAPE = groupsErrors(impl->networks, labeled, trainedOnGroups,
+                                   TrainingLoss::MAPE)
+                          .first;
   {
     std::vector<double> measured, predicted;
     for (auto [m, network] : llvm::enumerate(impl->networks))
@@ -640,8 +630,9 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
   impl->dataset.trainPrograms = options.ensemble == 1 ? split->train : heldIn;
   {
     std::set<std::string> validation;
-    for (const std::vector<std::string> &programs : memberValidation)
-      validation.insert(programs.begin(), programs.end());
+    for (const TrainingData &network : data)
+      validation.insert(network.validationPrograms.begin(),
+                        network.validationPrograms.end());
     impl->dataset.validationPrograms.assign(validation.begin(),
                                             validation.end());
   }

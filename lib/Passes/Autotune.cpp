@@ -335,20 +335,23 @@ TunerAutotunePass::makeStrategy(const TunableFunction &tunable,
                          << "': searching with measurements only "
                             "(strategy beam-exec) instead of " << name;
       name = "beam-exec";
-    } else if (llvm::Expected<CostModel::ProgramPredictor> fits =
-                   (*loaded)->forProgram(tunable.tree, tunable.space);
-               !fits) {
-      // E.g. more loop levels or accesses than the feature layout holds.
-      func.emitWarning() << "the cost model cannot score this function ("
-                         << llvm::toString(fits.takeError())
-                         << "): searching with measurements only (strategy "
-                            "beam-exec) instead of "
-                         << name;
-      name = "beam-exec";
     } else {
       state.model.emplace(std::move(**loaded));
-      state.evaluator = std::make_unique<ModelEvaluator>(
-          *state.model, tunable.tree, tunable.space);
+      llvm::Expected<CostModel::ProgramPredictor> predictor =
+          state.model->forProgram(tunable.tree, tunable.space);
+      if (predictor) {
+        state.evaluator =
+            std::make_unique<ModelEvaluator>(std::move(*predictor));
+      } else {
+        // E.g. more loop levels or accesses than the feature layout holds.
+        func.emitWarning() << "the cost model cannot score this function ("
+                           << llvm::toString(predictor.takeError())
+                           << "): searching with measurements only "
+                              "(strategy beam-exec) instead of "
+                           << name;
+        name = "beam-exec";
+        state.model.reset();
+      }
     }
   }
   if (name == "mcts") {

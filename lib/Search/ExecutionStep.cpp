@@ -147,6 +147,9 @@ std::vector<Config> ExecutionStep::propose(size_t count) {
 }
 
 void ExecutionStep::observe(llvm::ArrayRef<Observation> observations) {
+  // Only the correction reads the measured errors.
+  if (!correct)
+    return;
   for (const Observation &observation : observations) {
     auto it = predictedByHash.find(hash(observation.config));
     if (it == predictedByHash.end())

@@ -11,22 +11,13 @@ ModelEvaluator::evaluate(llvm::ArrayRef<Config> configs) {
     observation.config = config;
   if (configs.empty())
     return observations;
-  auto fail = [&](llvm::Error error) {
-    lastError = llvm::toString(std::move(error));
+  llvm::Expected<std::vector<double>> speedups = predictor.predict(configs);
+  if (!speedups) {
+    lastError = llvm::toString(speedups.takeError());
     for (Observation &observation : observations)
       observation.failure = "model_error";
     return observations;
-  };
-  if (!predictor) {
-    llvm::Expected<CostModel::ProgramPredictor> created =
-        model.forProgram(tree, space);
-    if (!created)
-      return fail(created.takeError());
-    predictor.emplace(std::move(*created));
   }
-  llvm::Expected<std::vector<double>> speedups = predictor->predict(configs);
-  if (!speedups)
-    return fail(speedups.takeError());
   predicted += configs.size();
   for (auto [observation, speedup] : llvm::zip(observations, *speedups)) {
     observation.ok = true;

@@ -269,8 +269,9 @@ private:
 
   /// From earlier runs: recorded programs (id -> IR) and measured configs.
   std::map<std::string, std::string> recordedPrograms;
-  /// The recorded programs' spaces, as JSON text.
-  std::map<std::string, std::string> recordedSpaces;
+  /// The recorded programs' spaces (compared, as JSON text, only for
+  /// programs with configs left to measure).
+  std::map<std::string, Space> recordedSpaces;
   std::map<std::string, std::set<uint64_t>> measuredConfigs;
 
   // Counters for the summary.
@@ -293,9 +294,9 @@ llvm::Error Generation::resume(llvm::StringRef folder, llvm::StringRef suffix) {
                                    llvm::toString(existing.takeError()));
   for (const std::string &warning : existing->warnings)
     warn(warning);
-  for (const ProgramRecord &program : existing->programs) {
+  for (ProgramRecord &program : existing->programs) {
     recordedPrograms[program.id] = program.mlir;
-    recordedSpaces[program.id] = spaceText(program.space);
+    recordedSpaces.emplace(program.id, std::move(program.space));
   }
   for (const SampleRecord &sample : existing->samples)
     measuredConfigs[sample.programId].insert(sample.config.hash());
@@ -419,7 +420,7 @@ llvm::Error Generation::runProgram(unsigned index, DatasetWriter &writer,
   // this space would not read back against the recorded one.
   auto recordedSpace = recordedSpaces.find(id);
   if (recordedSpace != recordedSpaces.end() &&
-      recordedSpace->second != spaceText(*space)) {
+      spaceText(recordedSpace->second) != spaceText(*space)) {
     llvm::errs() << progress << " " << id << ": " << program->describe()
                  << ": recorded with another space (an older tuner's); "
                     "its samples are kept as they are\n";

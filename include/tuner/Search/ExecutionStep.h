@@ -50,8 +50,8 @@ public:
   /// first, until `topK` have been proposed.
   std::vector<Config> propose(size_t count);
 
-  /// Records the measured speedups (failed candidates count as
-  /// kFailedSpeedup) of proposed schedules.
+  /// With the correction on, records the measured speedups (failed
+  /// candidates count as kFailedSpeedup) of proposed schedules.
   void observe(llvm::ArrayRef<Observation> observations);
 
   /// The prediction of candidate `config` corrected by the posterior mean

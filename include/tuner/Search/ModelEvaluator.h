@@ -13,32 +13,25 @@
 #include "tuner/CostModel/CostModel.h"
 #include "tuner/Search/Strategy.h"
 
-#include <optional>
-
 namespace tuner {
 
 class ModelEvaluator : public Evaluator {
 public:
-  /// `model`, `tree` and `space` must outlive the evaluator.
-  ModelEvaluator(const CostModel &model, const ProgramTree &tree,
-                 const Space &space)
-      : model(model), tree(tree), space(space) {}
+  /// Scores with `predictor` (CostModel::forProgram: the extractor and the
+  /// untransformed schedule's scores serve every batch); what it refers to
+  /// must outlive the evaluator.
+  explicit ModelEvaluator(CostModel::ProgramPredictor predictor)
+      : predictor(std::move(predictor)) {}
 
-  /// Configs the model cannot score (e.g. a program beyond the feature
-  /// maxima) come back not ok, with failure "model_error" and the reason in
-  /// lastError.
+  /// Configs the model cannot score (e.g. one the space cannot plan) come
+  /// back not ok, with failure "model_error" and the reason in lastError.
   std::vector<Observation> evaluate(llvm::ArrayRef<Config> configs) override;
 
   size_t predictions() const { return predicted; }
   const std::string &getLastError() const { return lastError; }
 
 private:
-  const CostModel &model;
-  const ProgramTree &tree;
-  const Space &space;
-  /// Made on the first batch and kept: the extractor and the untransformed
-  /// schedule's scores serve every batch.
-  std::optional<CostModel::ProgramPredictor> predictor;
+  CostModel::ProgramPredictor predictor;
   size_t predicted = 0;
   std::string lastError;
 };
