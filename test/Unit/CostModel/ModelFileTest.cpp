@@ -64,6 +64,19 @@ protected:
     return file;
   }
 
+  /// `loaded` predicts what the trained model predicts, exactly, for the
+  /// sampled configs of the first program.
+  void expectSamePredictions(const CostModel &loaded) {
+    const ProgramRecord &program = dataset->programs[0];
+    std::vector<Config> configs = sampledConfigs(*dataset, program.id);
+    llvm::Expected<std::vector<double>> before =
+        model->predict(program.tree, program.space, configs);
+    llvm::Expected<std::vector<double>> after =
+        loaded.predict(program.tree, program.space, configs);
+    ASSERT_TRUE(bool(before) && bool(after));
+    EXPECT_EQ(*before, *after);
+  }
+
   std::string loadError(const std::string &file) {
     llvm::Expected<CostModel> loaded = CostModel::load(file);
     if (loaded)
@@ -90,17 +103,7 @@ TEST_F(ModelFileTest, RoundTripKeepsPredictionsAndDescription) {
             model->getDataset().testPrograms);
   EXPECT_EQ(loaded->getTraining().members.front().epochsRun, 2u);
 
-  const ProgramRecord &program = dataset->programs[0];
-  std::vector<Config> configs;
-  for (const SampleRecord &sample : dataset->samples)
-    if (sample.programId == program.id)
-      configs.push_back(sample.config);
-  llvm::Expected<std::vector<double>> before =
-      model->predict(program.tree, program.space, configs);
-  llvm::Expected<std::vector<double>> after =
-      loaded->predict(program.tree, program.space, configs);
-  ASSERT_TRUE(bool(before) && bool(after));
-  EXPECT_EQ(*before, *after);
+  expectSamePredictions(*loaded);
 
   // The file says what it is.
   llvm::Expected<llvm::json::Value> json = readJSONFile(file);
@@ -120,10 +123,7 @@ TEST_F(ModelFileTest, RoundTripKeepsPredictionsAndDescription) {
 
 TEST_F(ModelFileTest, PredictionsAreBatchedAndOrdered) {
   const ProgramRecord &program = dataset->programs[0];
-  std::vector<Config> configs;
-  for (const SampleRecord &sample : dataset->samples)
-    if (sample.programId == program.id)
-      configs.push_back(sample.config);
+  std::vector<Config> configs = sampledConfigs(*dataset, program.id);
   ASSERT_GE(configs.size(), 3u);
   llvm::Expected<std::vector<double>> all =
       model->predict(program.tree, program.space, configs);
@@ -254,17 +254,7 @@ TEST_F(ModelFileTest, ReadsVersion3) {
   std::string file = write("v3.json", toVersion3);
   llvm::Expected<CostModel> loaded = CostModel::load(file);
   ASSERT_TRUE(bool(loaded)) << llvm::toString(loaded.takeError());
-  const ProgramRecord &program = dataset->programs[0];
-  std::vector<Config> configs;
-  for (const SampleRecord &sample : dataset->samples)
-    if (sample.programId == program.id)
-      configs.push_back(sample.config);
-  llvm::Expected<std::vector<double>> before =
-      model->predict(program.tree, program.space, configs);
-  llvm::Expected<std::vector<double>> after =
-      loaded->predict(program.tree, program.space, configs);
-  ASSERT_TRUE(bool(before) && bool(after));
-  EXPECT_EQ(*before, *after);
+  expectSamePredictions(*loaded);
   // Written again, it is format 4 with the same weights.
   EXPECT_EQ(loaded->toJSON(), model->toJSON());
 }
@@ -275,17 +265,7 @@ TEST_F(ModelFileTest, ReadsVersion2) {
   ASSERT_TRUE(bool(loaded)) << llvm::toString(loaded.takeError());
   EXPECT_EQ(loaded->ensembleSize(), 1u);
   EXPECT_EQ(loaded->getTraining().members.front().epochsRun, 2u);
-  const ProgramRecord &program = dataset->programs[0];
-  std::vector<Config> configs;
-  for (const SampleRecord &sample : dataset->samples)
-    if (sample.programId == program.id)
-      configs.push_back(sample.config);
-  llvm::Expected<std::vector<double>> before =
-      model->predict(program.tree, program.space, configs);
-  llvm::Expected<std::vector<double>> after =
-      loaded->predict(program.tree, program.space, configs);
-  ASSERT_TRUE(bool(before) && bool(after));
-  EXPECT_EQ(*before, *after);
+  expectSamePredictions(*loaded);
   // Its errors name no network.
   std::string corrupt = write("v2-corrupt.json", [](llvm::json::Object &o) {
     toVersion2(o);

@@ -204,6 +204,16 @@ inline std::vector<Config> randomTilings(const Space &space, unsigned count,
   return configs;
 }
 
+/// The configs of the samples of program `id`, in the dataset's order.
+inline std::vector<Config> sampledConfigs(const Dataset &dataset,
+                                          llvm::StringRef id) {
+  std::vector<Config> configs;
+  for (const SampleRecord &sample : dataset.samples)
+    if (sample.programId == id)
+      configs.push_back(sample.config);
+  return configs;
+}
+
 /// A dataset of `programs` programs (matmuls and elementwise ops of several
 /// sizes) with `samples` random tilings each, labeled by a smooth function
 /// of the tile sizes.

@@ -177,39 +177,29 @@ TEST(TrainingTest, EnsembleAveragesItsNetworks) {
   EXPECT_EQ(*serial->toJSON().getAsObject()->get("members"),
             *json.getAsObject()->get("members"));
 
-  // The second network alone, cut out of the file.
-  llvm::json::Value secondJSON = ensemble->toJSON();
-  llvm::json::Object &second = *secondJSON.getAsObject();
-  second["members"] = llvm::json::Array{members[1]};
-  llvm::json::Object &secondTraining = *second.getObject("training");
-  secondTraining["members"] =
-      llvm::json::Array{(*secondTraining.getArray("members"))[1]};
-  llvm::Expected<CostModel> secondModel =
-      CostModel::fromJSON(secondJSON, "second");
+  // Each network alone, cut out of the file.
+  auto networkAlone = [&](size_t m) {
+    llvm::json::Value alone = ensemble->toJSON();
+    llvm::json::Object &object = *alone.getAsObject();
+    object["members"] = llvm::json::Array{members[m]};
+    llvm::json::Object &training = *object.getObject("training");
+    training["members"] = llvm::json::Array{(*training.getArray("members"))[m]};
+    return CostModel::fromJSON(alone, "network " + std::to_string(m));
+  };
+  llvm::Expected<CostModel> firstModel = networkAlone(0);
+  ASSERT_TRUE(bool(firstModel)) << llvm::toString(firstModel.takeError());
+  llvm::Expected<CostModel> secondModel = networkAlone(1);
   ASSERT_TRUE(bool(secondModel)) << llvm::toString(secondModel.takeError());
 
   // The ensemble predicts the geometric mean of its networks' speedups.
   const ProgramRecord &program = dataset.programs[0];
-  std::vector<Config> configs;
-  for (const SampleRecord &sample : dataset.samples)
-    if (sample.programId == program.id)
-      configs.push_back(sample.config);
+  std::vector<Config> configs = sampledConfigs(dataset, program.id);
   auto predict = [&](const CostModel &model) {
     llvm::Expected<std::vector<double>> p =
         model.predict(program.tree, program.space, configs);
     EXPECT_TRUE(bool(p));
     return p ? *p : std::vector<double>();
   };
-  // The first network alone, likewise.
-  llvm::json::Value firstJSON = ensemble->toJSON();
-  llvm::json::Object &firstObject = *firstJSON.getAsObject();
-  firstObject["members"] = llvm::json::Array{members[0]};
-  llvm::json::Object &firstTraining = *firstObject.getObject("training");
-  firstTraining["members"] =
-      llvm::json::Array{(*firstTraining.getArray("members"))[0]};
-  llvm::Expected<CostModel> firstModel = CostModel::fromJSON(firstJSON, "first");
-  ASSERT_TRUE(bool(firstModel)) << llvm::toString(firstModel.takeError());
-
   std::vector<double> both = predict(*ensemble), first = predict(*firstModel),
                       alone = predict(*secondModel);
   ASSERT_EQ(both.size(), configs.size());
