@@ -57,6 +57,8 @@ public:
     return value;
   }
 
+  bool has(llvm::StringRef key) const { return object->get(key); }
+
   llvm::Error typeError(llvm::StringRef key, llvm::StringRef expected) const {
     return error(what + "." + key + ": expected " + expected);
   }
@@ -225,7 +227,7 @@ json::Value TrainingSummary::toJSON() const {
                      {"validation_mape", number(member.validationMAPE)},
                      {"validation_programs", std::move(validation)}});
   }
-  return json::Object{{"seed", int64_t(seed)},
+  json::Object summary{{"seed", int64_t(seed)},
                       {"loss", trainingLossName(loss)},
                       {"max_epochs", int64_t(maxEpochs)},
                       {"batch_size", int64_t(batchSize)},
@@ -239,6 +241,9 @@ json::Value TrainingSummary::toJSON() const {
                       {"test_pearson", number(testPearson)},
                       {"test_spearman", number(testSpearman)},
                       {"seconds", number(seconds)}};
+  if (trainFraction < 1)
+    summary["train_fraction"] = trainFraction;
+  return summary;
 }
 
 /// The epochs of one member: in `r`'s object.
@@ -281,6 +286,12 @@ TrainingSummary::fromJSON(const json::Value &json, int64_t version) {
         {"seconds", &s.seconds}})
     if (llvm::Error err = r.number(key, *field))
       return std::move(err);
+  if (r.has("train_fraction")) {
+    if (llvm::Error err = r.number("train_fraction", s.trainFraction))
+      return std::move(err);
+    if (!(s.trainFraction > 0 && s.trainFraction <= 1))
+      return r.typeError("train_fraction", "a number in (0, 1]");
+  }
   if (version == 2) {
     // One network, whose epochs are the summary's.
     MemberSummary member;

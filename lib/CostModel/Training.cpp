@@ -41,6 +41,10 @@ llvm::Error TrainingOptions::check() const {
     return error(llvm::formatv("the weight decay must not be negative, got {0}",
                                weightDecay)
                      .str());
+  if (!(trainFraction > 0 && trainFraction <= 1))
+    return error(llvm::formatv("the train fraction must be in (0, 1], got {0}",
+                               trainFraction)
+                     .str());
   return shape.check();
 }
 
@@ -496,6 +500,16 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
                     options.seed);
   if (!split)
     return split.takeError();
+  // Part of the training and validation programs; the test programs stay.
+  if (options.trainFraction < 1) {
+    std::mt19937_64 rng(mix(options.seed, 11));
+    for (std::vector<std::string> *part : {&split->train, &split->validation}) {
+      shuffle(*part, rng);
+      part->resize(std::max<size_t>(
+          1, size_t(std::ceil(options.trainFraction * double(part->size())))));
+      llvm::sort(*part);
+    }
+  }
   auto asSet = [](const std::vector<std::string> &ids) {
     return std::set<std::string>(ids.begin(), ids.end());
   };
@@ -584,6 +598,7 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
   summary.patience = options.patience;
   summary.learningRate = options.learningRate;
   summary.weightDecay = options.weightDecay;
+  summary.trainFraction = options.trainFraction;
   auto impl = std::make_shared<CostModel::Impl>(options.shape, 0);
   for (auto [m, network] : llvm::enumerate(trained)) {
     network->summary.validationPrograms = data[m].validationPrograms;

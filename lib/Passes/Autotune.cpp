@@ -250,7 +250,8 @@ private:
                     const TuningResult &result,
                     const std::map<std::string, unsigned> &failures,
                     bool applied, llvm::StringRef spaceSize,
-                    llvm::StringRef strategyUsed);
+                    llvm::StringRef strategyUsed,
+                    const ModelEvaluator *model);
 };
 
 /// Strategies that walk the decision tree.
@@ -496,7 +497,7 @@ void TunerAutotunePass::runOnOperation() {
   }
   writeSummary(name, loc, tunable->space, **measurer, result,
                evaluator.failures, applied, chain->countString(),
-               (*search)->getName());
+               (*search)->getName(), treeSearch.evaluator.get());
 }
 
 void TunerAutotunePass::writeSummary(
@@ -504,7 +505,8 @@ void TunerAutotunePass::writeSummary(
     const Measurer &measurer,
     const TuningResult &result,
     const std::map<std::string, unsigned> &failures, bool applied,
-    llvm::StringRef spaceSize, llvm::StringRef strategyUsed) {
+    llvm::StringRef spaceSize, llvm::StringRef strategyUsed,
+    const ModelEvaluator *model) {
   const Measurement &base = measurer.baseline();
   unsigned failed = 0;
   for (const auto &entry : failures)
@@ -564,8 +566,12 @@ void TunerAutotunePass::writeSummary(
       {"search_seconds", result.seconds},
       {"space_size", spaceSize},
   };
-  if (strategyUsed == "beam" || strategyUsed == "mcts")
+  if (model) {
     summary["model_correction"] = bool(modelCorrection);
+    // Schedules the cost model scored: what a search by execution over the
+    // same tree would have had to measure.
+    summary["model_predictions"] = int64_t(model->predictions());
+  }
   if (llvm::Error err = writeJSONFile(summaryOutput, std::move(summary)))
     emitError(getOperation(), "cannot write the summary", std::move(err));
 }

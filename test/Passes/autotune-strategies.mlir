@@ -27,6 +27,7 @@
 // RANDOM: random: never slower than the baseline, 8 measured
 // BADMODEL: error: cannot use the cost model:
 // PLAIN: "model_correction": false
+// PLAIN-NEXT: "model_predictions": {{[1-9][0-9]*}}
 // CORRECTED: "model_correction": true
 
 func.func @mm(%A: tensor<64x64xf32>, %B: tensor<64x64xf32>) -> tensor<64x64xf32> {

@@ -124,6 +124,12 @@ static cl::opt<unsigned> ensembleOption(
              "over the programs not held out for testing; the model averages "
              "their predictions"),
     cl::init(kDefaults.ensemble), cl::cat(toolCategory));
+static cl::opt<double> trainFractionOption(
+    "train-fraction",
+    cl::desc("Train on this part of the training and validation programs "
+             "(0 < F <= 1), testing on the same programs as with all of them: "
+             "a point of a learning curve"),
+    cl::init(kDefaults.trainFraction), cl::cat(toolCategory));
 static cl::opt<unsigned> jobsOption(
     "jobs",
     cl::desc("Networks trained at once (0: one per core); the model does not "
@@ -220,6 +226,7 @@ static Error train() {
   options.patience = patienceOption;
   options.ensemble = ensembleOption;
   options.jobs = jobsOption;
+  options.trainFraction = trainFractionOption;
   std::optional<TrainingLoss> loss = parseTrainingLoss(lossOption);
   if (!loss)
     return error("--loss: unknown loss '" + lossOption +

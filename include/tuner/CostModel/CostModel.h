@@ -85,6 +85,9 @@ struct TrainingSummary {
   unsigned maxEpochs = 0;
   unsigned batchSize = 0, patience = 0;
   double learningRate = 0, weightDecay = 0;
+  /// Part of the split's training and validation programs used (1 in files
+  /// that do not say).
+  double trainFraction = 1;
   /// One per network of the ensemble, in order.
   std::vector<MemberSummary> members;
   /// Of the whole model (the ensemble's predictions).

@@ -46,10 +46,15 @@ struct TrainingOptions {
   /// Networks trained at once, on threads of their own (0: one per core).
   /// The result does not depend on it.
   unsigned jobs = 0;
+  /// Part of the split's training and validation programs to use (a seeded
+  /// choice, at least one program of each); the test programs stay those
+  /// of the whole dataset, so that models trained on more or less of it
+  /// are compared on the same programs (a learning curve).
+  double trainFraction = 1.0;
 
   /// Fails on zero epochs, batch size, patience or ensemble size, a
-  /// learning rate that is not positive, a negative weight decay, or a bad
-  /// shape.
+  /// learning rate that is not positive, a negative weight decay, a train
+  /// fraction outside (0, 1], or a bad shape.
   llvm::Error check() const;
 };
 

@@ -6,6 +6,8 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
+#include <cstring>
 #include <set>
 
 using namespace tuner;
@@ -232,6 +234,69 @@ TEST(TrainingTest, DisturbedBaselinesLeaveTheirProgramsOut) {
   EXPECT_EQ(skipped, 6u);
   for (const LabeledSchedule &schedule : *labeled)
     EXPECT_NE(schedule.program, dataset.programs.front().id);
+}
+
+TEST(TrainingTest, TrainFractionKeepsTheTestPrograms) {
+  Dataset dataset = syntheticDataset(20, 4, 9);
+  TrainingOptions options = tinyOptions();
+  options.epochs = 2;
+  auto noReport = [](const EpochReport &) {};
+  llvm::Expected<CostModel> whole =
+      trainCostModel(dataset, "d", options, noReport);
+  ASSERT_TRUE(bool(whole)) << llvm::toString(whole.takeError());
+  options.trainFraction = 0.5;
+  llvm::Expected<CostModel> half =
+      trainCostModel(dataset, "d", options, noReport);
+  ASSERT_TRUE(bool(half)) << llvm::toString(half.takeError());
+  const DatasetSummary &w = whole->getDataset(), &h = half->getDataset();
+  // 20 programs: 12 train, 4 validation, 4 test; half of the first two.
+  EXPECT_EQ(w.trainPrograms.size(), 12u);
+  EXPECT_EQ(h.trainPrograms.size(), 6u);
+  EXPECT_EQ(h.validationPrograms.size(), 2u);
+  EXPECT_EQ(h.testPrograms, w.testPrograms);
+  for (const std::string &id : h.trainPrograms)
+    EXPECT_TRUE(llvm::is_contained(w.trainPrograms, id)) << id;
+  for (const std::string &id : h.validationPrograms)
+    EXPECT_TRUE(llvm::is_contained(w.validationPrograms, id)) << id;
+  EXPECT_EQ(half->getTraining().trainFraction, 0.5);
+  EXPECT_EQ(whole->getTraining().trainFraction, 1.0);
+
+  // Recorded in the model file and read back.
+  std::string text;
+  llvm::raw_string_ostream(text) << half->getTraining().toJSON();
+  EXPECT_NE(text.find("\"train_fraction\":0.5"), std::string::npos) << text;
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse(text);
+  ASSERT_TRUE(bool(json));
+  llvm::Expected<TrainingSummary> read = TrainingSummary::fromJSON(*json, 4);
+  ASSERT_TRUE(bool(read)) << llvm::toString(read.takeError());
+  EXPECT_EQ(read->trainFraction, 0.5);
+  std::string bad = text;
+  bad.replace(bad.find("\"train_fraction\":0.5"),
+              std::strlen("\"train_fraction\":0.5"), "\"train_fraction\":2");
+  json = llvm::json::parse(bad);
+  ASSERT_TRUE(bool(json));
+  read = TrainingSummary::fromJSON(*json, 4);
+  ASSERT_FALSE(bool(read));
+  EXPECT_EQ(llvm::toString(read.takeError()),
+            "training.train_fraction: expected a number in (0, 1]");
+
+  // A tiny fraction still keeps one program of each.
+  options.trainFraction = 0.01;
+  llvm::Expected<CostModel> tiny =
+      trainCostModel(dataset, "d", options, noReport);
+  ASSERT_TRUE(bool(tiny)) << llvm::toString(tiny.takeError());
+  EXPECT_EQ(tiny->getDataset().trainPrograms.size(), 1u);
+  EXPECT_EQ(tiny->getDataset().validationPrograms.size(), 1u);
+
+  for (double bad : {0.0, -0.5, 1.5, std::nan("")}) {
+    options.trainFraction = bad;
+    llvm::Expected<CostModel> model =
+        trainCostModel(dataset, "d", options, noReport);
+    ASSERT_FALSE(bool(model)) << bad;
+    EXPECT_NE(llvm::toString(model.takeError())
+                  .find("the train fraction must be in (0, 1]"),
+              std::string::npos);
+  }
 }
 
 TEST(TrainingTest, EarlyStoppingAndBadOptions) {
