@@ -360,6 +360,7 @@ TunerAutotunePass::makeStrategy(const TunableFunction &tunable,
     options.iterations = mctsIterations;
     options.topK = topK;
     options.correct = modelCorrection;
+    options.diverse = diverseTopK;
     options.seed = seed;
     options.hash = hash;
     return createMonteCarloTreeSearch(*state.tree, *state.evaluator, options);
@@ -368,6 +369,7 @@ TunerAutotunePass::makeStrategy(const TunableFunction &tunable,
   options.width = beamWidth;
   options.topK = topK;
   options.correct = modelCorrection;
+  options.diverse = diverseTopK;
   options.hash = hash;
   return createBeamSearch(*state.tree,
                           name == "beam" ? state.evaluator.get() : nullptr,
@@ -568,6 +570,7 @@ void TunerAutotunePass::writeSummary(
   };
   if (model) {
     summary["model_correction"] = bool(modelCorrection);
+    summary["diverse_top_k"] = bool(diverseTopK);
     // Schedules the cost model scored: what a search by execution over the
     // same tree would have had to measure.
     summary["model_predictions"] = int64_t(model->predictions());

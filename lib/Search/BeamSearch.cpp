@@ -32,7 +32,7 @@ public:
   BeamSearch(const DecisionTree &tree, Evaluator *model,
              const BeamSearchOptions &options)
       : tree(tree), model(model), options(options),
-        execution(options.topK, options.correct, options.hash) {
+        execution(options.topK, options.correct, options.diverse, options.hash) {
     if (!this->options.hash)
       this->options.hash = [](const Config &c) { return c.hash(); };
     this->options.width = std::max(1u, this->options.width);

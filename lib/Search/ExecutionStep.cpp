@@ -2,13 +2,16 @@
 
 #include "tuner/Search/ExecutionStep.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <cmath>
 
 using namespace tuner;
 
-ExecutionStep::ExecutionStep(unsigned topK, bool correct, ScheduleHash hash)
-    : topK(topK), correct(correct), hash(std::move(hash)) {
+ExecutionStep::ExecutionStep(unsigned topK, bool correct, bool diverse,
+                             ScheduleHash hash)
+    : topK(topK), correct(correct), diverse(diverse), hash(std::move(hash)) {
   if (!this->hash)
     this->hash = [](const Config &c) { return c.hash(); };
 }
@@ -135,14 +138,46 @@ std::vector<Config> ExecutionStep::propose(size_t count) {
       reordered.push_back(std::move(pending[i]));
     pending = std::move(reordered);
   }
-  size_t taken = 0;
-  while (result.size() < count && proposed.size() < topK &&
-         taken < pending.size()) {
-    Config &config = pending[taken++].first;
-    proposed.insert(hash(config));
-    result.push_back(std::move(config));
+  // Which of `pending` to propose, best first: with diversity, first those
+  // far from everything proposed, then, if they run out, the best of the
+  // rest.
+  std::vector<bool> chosen(pending.size(), false);
+  size_t wanted = std::min<size_t>(count, topK - std::min<size_t>(
+                                                    topK, proposed.size()));
+  size_t picked = 0;
+  auto far = [&](const Config &config) {
+    return llvm::all_of(proposedConfigs, [&](const Config &earlier) {
+      return distance(config, earlier) >= kMinDistance;
+    });
+  };
+  for (auto [i, candidate] : llvm::enumerate(pending)) {
+    if (picked == wanted)
+      break;
+    if (diverse && !far(candidate.first))
+      continue;
+    chosen[i] = true;
+    ++picked;
+    if (diverse)
+      proposedConfigs.push_back(candidate.first);
   }
-  pending.erase(pending.begin(), pending.begin() + taken);
+  for (size_t i = 0; i < pending.size() && picked < wanted; ++i)
+    if (!chosen[i]) {
+      chosen[i] = true;
+      ++picked;
+      if (diverse)
+        proposedConfigs.push_back(pending[i].first);
+    }
+  std::vector<std::pair<Config, double>> left;
+  left.reserve(pending.size() - picked);
+  for (auto [i, candidate] : llvm::enumerate(pending)) {
+    if (!chosen[i]) {
+      left.push_back(std::move(candidate));
+      continue;
+    }
+    proposed.insert(hash(candidate.first));
+    result.push_back(std::move(candidate.first));
+  }
+  pending = std::move(left);
   return result;
 }
 

@@ -29,7 +29,7 @@ public:
   MonteCarloTreeSearch(const DecisionTree &tree, Evaluator &model,
                        const MonteCarloOptions &options)
       : tree(tree), model(model), options(options), rng(options.seed),
-        execution(options.topK, options.correct, options.hash) {
+        execution(options.topK, options.correct, options.diverse, options.hash) {
     if (!this->options.hash)
       this->options.hash = [](const Config &c) { return c.hash(); };
   }

@@ -12,6 +12,10 @@
 // RUN: %python %S/Inputs/check-speedup.py %t.corrected.json | FileCheck %s --check-prefix=MCTS
 // RUN: FileCheck %s --check-prefix=CORRECTED < %t.corrected.json
 // RUN: FileCheck %s --check-prefix=PLAIN < %t.mcts.json
+// Measuring only schedules far apart among the model's best.
+// RUN: tuner-opt %s --tuner-autotune="strategy=beam top-k=4 diverse-top-k=true database=none summary-output=%t.diverse.json" -o /dev/null
+// RUN: %python %S/Inputs/check-speedup.py %t.diverse.json | FileCheck %s --check-prefix=BEAM
+// RUN: FileCheck %s --check-prefix=DIVERSE < %t.diverse.json
 // RUN: tuner-opt %s --tuner-autotune="strategy=beam-exec beam-width=2 budget=12 database=none summary-output=%t.bse.json" -o /dev/null
 // RUN: %python %S/Inputs/check-speedup.py %t.bse.json | FileCheck %s --check-prefix=BSE
 // RUN: tuner-opt %s --tuner-autotune="strategy=random budget=8 database=none summary-output=%t.random.json" -o /dev/null
@@ -26,8 +30,10 @@
 // BSE: beam-exec: never slower than the baseline, {{[0-9]+}} measured
 // RANDOM: random: never slower than the baseline, 8 measured
 // BADMODEL: error: cannot use the cost model:
+// PLAIN: "diverse_top_k": false
 // PLAIN: "model_correction": false
 // PLAIN-NEXT: "model_predictions": {{[1-9][0-9]*}}
+// DIVERSE: "diverse_top_k": true
 // CORRECTED: "model_correction": true
 
 func.func @mm(%A: tensor<64x64xf32>, %B: tensor<64x64xf32>) -> tensor<64x64xf32> {

@@ -134,6 +134,10 @@ def TunerAutotune : Pass<"tuner-autotune", "mlir::ModuleOp"> {
            "Before each batch of the top-k measurements of beam and mcts, "
            "re-rank the schedules still to measure by the model's errors on "
            "similar measured ones (default: the plain top k)">,
+    Option<"diverseTopK", "diverse-top-k", "bool", /*default=*/"false",
+           "Measure, of the schedules beam and mcts rank best, only ones at "
+           "least one structural decision (or a factor of 16 in tile sizes "
+           "and unroll factors) apart while there are such">,
     Option<"budget", "budget", "unsigned", /*default=*/"32",
            "Candidates to measure (0: no limit; then set time-budget)">,
     Option<"timeBudget", "time-budget", "double", /*default=*/"0",

@@ -23,6 +23,14 @@
 // family of schedules the measurements refuted is not measured k times
 // over.
 //
+// Diversity acts before any measurement: with it, a schedule is proposed
+// only if it is at least kMinDistance from every schedule proposed before
+// (by `distance`: another structural decision, or tile sizes and unroll
+// factors a factor of 16 apart in all), so that the k measurements test k
+// different guesses of the model rather than one guess with k unroll
+// factors. When fewer than k schedules are that far apart, the best of the
+// rest fill the k.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TUNER_SEARCH_EXECUTIONSTEP_H
@@ -39,8 +47,9 @@ class ExecutionStep {
 public:
   /// Measures at most `topK` schedules; with `correct`, re-ranks the ones
   /// not yet measured after every batch of measurements (otherwise proposes
-  /// in the model's order).
-  ExecutionStep(unsigned topK, bool correct, ScheduleHash hash);
+  /// in the model's order); with `diverse`, skips schedules near one
+  /// proposed before while others are left.
+  ExecutionStep(unsigned topK, bool correct, bool diverse, ScheduleHash hash);
 
   /// The model's predicted speedups of the schedules it scored; schedules
   /// with a non-positive prediction (failures) and repeats are dropped.
@@ -82,6 +91,8 @@ public:
   static constexpr double kNoiseVariance = 0.05;
   /// Weight of the posterior standard deviation in the ranking.
   static constexpr double kExploration = 1.0;
+  /// With diversity: how far a proposed schedule is from every earlier one.
+  static constexpr double kMinDistance = 1.0;
 
 private:
   struct Measured {
@@ -96,12 +107,14 @@ private:
   std::pair<double, double> posterior(const Config &config) const;
 
   unsigned topK;
-  bool correct;
+  bool correct, diverse;
   ScheduleHash hash;
   /// Candidates in the model's order (best first), not yet proposed.
   std::vector<std::pair<Config, double>> pending;
   std::unordered_map<uint64_t, double> predictedByHash;
   std::unordered_set<uint64_t> proposed;
+  /// With diversity: the configs proposed so far.
+  std::vector<Config> proposedConfigs;
   std::vector<Measured> measured;
   /// (K + noise I)^-1 r and (K + noise I)^-1 of the measured configs.
   std::vector<double> weights;

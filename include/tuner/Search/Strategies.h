@@ -33,6 +33,8 @@ struct BeamSearchOptions {
   /// With a model: re-rank the schedules still to measure by the model's
   /// errors on similar measured ones (see ExecutionStep); off by default.
   bool correct = false;
+  /// With a model: measure schedules far apart (see ExecutionStep).
+  bool diverse = false;
   ScheduleHash hash;
 };
 
@@ -56,6 +58,8 @@ struct MonteCarloOptions {
   /// Re-rank the schedules still to measure by the model's errors on
   /// similar measured ones (see ExecutionStep); off by default.
   bool correct = false;
+  /// Measure schedules far apart (see ExecutionStep).
+  bool diverse = false;
   /// Random completions of each expanded node, scored in one batch.
   unsigned rollouts = 8;
   /// UCT exploration constant (on values normalized to the best seen).

@@ -43,7 +43,7 @@ TEST(ExecutionStep, DistanceCountsDifferingParameters) {
 }
 
 TEST(ExecutionStep, ProposesTheModelsBestFirstUpToK) {
-  ExecutionStep step(3, /*correct=*/true, nullptr);
+  ExecutionStep step(3, /*correct=*/true, /*diverse=*/false, nullptr);
   step.setCandidates({{config(8, 8, false), 2.0},
                       {config(16, 8, false), 5.0},
                       {config(16, 8, false), 4.0}, // the same schedule again
@@ -62,6 +62,50 @@ TEST(ExecutionStep, ProposesTheModelsBestFirstUpToK) {
   EXPECT_TRUE(step.propose(2).empty());
 }
 
+TEST(ExecutionStep, DiversityMeasuresDifferentGuesses) {
+  // The model's best four are one schedule with four tile sizes (flag set);
+  // the first schedule without the flag is its fifth.
+  std::vector<std::pair<Config, double>> predicted = {
+      {config(64, 64, true), 8.0}, {config(32, 64, true), 7.9},
+      {config(64, 32, true), 7.8}, {config(32, 32, true), 7.7},
+      {config(64, 64, false), 4.0}, {config(8, 8, true), 3.0},
+      {config(16, 8, false), 2.0}};
+  ExecutionStep plain(3, /*correct=*/false, /*diverse=*/false, nullptr);
+  plain.setCandidates(predicted);
+  std::vector<Config> top = plain.propose(3);
+  ASSERT_EQ(top.size(), 3u);
+  EXPECT_EQ(top[2], config(64, 32, true));
+
+  ExecutionStep diverse(3, /*correct=*/false, /*diverse=*/true, nullptr);
+  diverse.setCandidates(predicted);
+  std::vector<Config> first = diverse.propose(2);
+  ASSERT_EQ(first.size(), 2u);
+  EXPECT_EQ(first[0], config(64, 64, true));
+  // (32, 64) is 0.25 away, (64, 32) and (32, 32) under 1: the next guess
+  // is the schedule without the flag.
+  EXPECT_EQ(first[1], config(64, 64, false));
+  // Far from both: (8, 8, true) is 1.5 from the first and 2.5 from the
+  // second, before (16, 8, false), 2.25 and 1.25.
+  std::vector<Config> second = diverse.propose(2);
+  ASSERT_EQ(second.size(), 1u) << "k = 3";
+  EXPECT_EQ(second[0], config(8, 8, true));
+  EXPECT_TRUE(diverse.propose(2).empty());
+
+  // When too few schedules are far apart, the best of the rest fill k.
+  ExecutionStep filled(4, /*correct=*/false, /*diverse=*/true, nullptr);
+  filled.setCandidates({{config(64, 64, true), 8.0},
+                        {config(32, 64, true), 7.9},
+                        {config(64, 32, true), 7.8},
+                        {config(64, 64, false), 4.0},
+                        {config(32, 32, true), 1.0}});
+  std::vector<Config> all = filled.propose(4);
+  ASSERT_EQ(all.size(), 4u);
+  EXPECT_EQ(all[0], config(64, 64, true));
+  EXPECT_EQ(all[1], config(32, 64, true));
+  EXPECT_EQ(all[2], config(64, 32, true));
+  EXPECT_EQ(all[3], config(64, 64, false));
+}
+
 TEST(ExecutionStep, AMeasuredMistakeDemotesSimilarSchedules) {
   // The model loves a family of schedules (flag set, tiles near 64x64); the
   // first measurement shows it is 8x too optimistic about them.
@@ -70,7 +114,7 @@ TEST(ExecutionStep, AMeasuredMistakeDemotesSimilarSchedules) {
       {config(64, 32, true), 7.8},  {config(32, 32, true), 7.7},
       {config(8, 8, false), 3.0},   {config(16, 8, false), 2.5}};
   auto run = [&](bool correct) {
-    ExecutionStep step(3, correct, nullptr);
+    ExecutionStep step(3, correct, /*diverse=*/false, nullptr);
     step.setCandidates(predicted);
     // Before any measurement: the model's predictions, the prior's doubt.
     EXPECT_DOUBLE_EQ(step.correctedPrediction(config(32, 64, true)), 7.9);
@@ -114,7 +158,7 @@ TEST(ExecutionStep, UnderestimatesPromoteAndFailuresDemote) {
       {config(8, 8, false), 3.0},
       {config(8, 16, false), 2.0},
       {config(64, 64, false), 2.5}};
-  ExecutionStep step(4, true, nullptr);
+  ExecutionStep step(4, /*correct=*/true, /*diverse=*/false, nullptr);
   step.setCandidates(predicted);
   std::vector<Config> first = step.propose(2);
   ASSERT_EQ(first.size(), 2u);
