@@ -459,6 +459,14 @@ void TunerAutotunePass::runOnOperation() {
     func.emitWarning() << "the tuning database could not record every "
                           "measurement: "
                        << evaluator.databaseError;
+  if (treeSearch.evaluator && treeSearch.evaluator->failures())
+    func.emitWarning() << "the cost model could not score "
+                       << treeSearch.evaluator->failures() << " of "
+                       << treeSearch.evaluator->failures() +
+                              treeSearch.evaluator->predictions()
+                       << " schedules, which the search treated as failed "
+                          "(the last: "
+                       << treeSearch.evaluator->getLastError() << ")";
 
   // Applying a schedule replaces the module's body: `func` is only valid
   // until then.

@@ -12,16 +12,31 @@ ModelEvaluator::evaluate(llvm::ArrayRef<Config> configs) {
   if (configs.empty())
     return observations;
   llvm::Expected<std::vector<double>> speedups = predictor.predict(configs);
-  if (!speedups) {
-    lastError = llvm::toString(speedups.takeError());
-    for (Observation &observation : observations)
-      observation.failure = "model_error";
+  if (speedups) {
+    predicted += configs.size();
+    for (auto [observation, speedup] : llvm::zip(observations, *speedups)) {
+      observation.ok = true;
+      observation.value = speedup;
+    }
     return observations;
   }
-  predicted += configs.size();
-  for (auto [observation, speedup] : llvm::zip(observations, *speedups)) {
+  // One config the model cannot score fails its batch: score them one by
+  // one, so that only such configs fail.
+  lastError = llvm::toString(speedups.takeError());
+  for (auto [observation, config] : llvm::zip(observations, configs)) {
+    llvm::Expected<std::vector<double>> one =
+        configs.size() > 1 ? predictor.predict({config})
+                           : llvm::Expected<std::vector<double>>(
+                                 llvm::createStringError(lastError));
+    if (!one) {
+      lastError = llvm::toString(one.takeError());
+      observation.failure = "model_error";
+      ++failed;
+      continue;
+    }
+    ++predicted;
     observation.ok = true;
-    observation.value = speedup;
+    observation.value = one->front();
   }
   return observations;
 }

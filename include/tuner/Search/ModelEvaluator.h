@@ -24,15 +24,18 @@ public:
       : predictor(std::move(predictor)) {}
 
   /// Configs the model cannot score (e.g. one the space cannot plan) come
-  /// back not ok, with failure "model_error" and the reason in lastError.
+  /// back not ok, with failure "model_error" and the reason in lastError;
+  /// the others of their batch are still scored.
   std::vector<Observation> evaluate(llvm::ArrayRef<Config> configs) override;
 
+  /// Configs scored, and configs the model could not score.
   size_t predictions() const { return predicted; }
+  size_t failures() const { return failed; }
   const std::string &getLastError() const { return lastError; }
 
 private:
   CostModel::ProgramPredictor predictor;
-  size_t predicted = 0;
+  size_t predicted = 0, failed = 0;
   std::string lastError;
 };
 
