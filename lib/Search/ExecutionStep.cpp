@@ -139,43 +139,35 @@ std::vector<Config> ExecutionStep::propose(size_t count) {
     pending = std::move(reordered);
   }
   // Which of `pending` to propose, best first: with diversity, first those
-  // far from everything proposed, then, if they run out, the best of the
-  // rest.
+  // far from every schedule proposed (this batch's included), then, if they
+  // run out, the best of the rest.
+  size_t wanted =
+      std::min<size_t>(count, topK - std::min<size_t>(topK, proposed.size()));
   std::vector<bool> chosen(pending.size(), false);
-  size_t wanted = std::min<size_t>(count, topK - std::min<size_t>(
-                                                    topK, proposed.size()));
   size_t picked = 0;
+  auto choose = [&](size_t i) {
+    chosen[i] = true;
+    proposed.push_back(pending[i].first);
+    ++picked;
+  };
   auto far = [&](const Config &config) {
-    return llvm::all_of(proposedConfigs, [&](const Config &earlier) {
+    return llvm::all_of(proposed, [&](const Config &earlier) {
       return distance(config, earlier) >= kMinDistance;
     });
   };
-  for (auto [i, candidate] : llvm::enumerate(pending)) {
-    if (picked == wanted)
-      break;
-    if (diverse && !far(candidate.first))
-      continue;
-    chosen[i] = true;
-    ++picked;
-    if (diverse)
-      proposedConfigs.push_back(candidate.first);
-  }
   for (size_t i = 0; i < pending.size() && picked < wanted; ++i)
-    if (!chosen[i]) {
-      chosen[i] = true;
-      ++picked;
-      if (diverse)
-        proposedConfigs.push_back(pending[i].first);
-    }
+    if (!diverse || far(pending[i].first))
+      choose(i);
+  for (size_t i = 0; i < pending.size() && picked < wanted; ++i)
+    if (!chosen[i])
+      choose(i);
   std::vector<std::pair<Config, double>> left;
   left.reserve(pending.size() - picked);
   for (auto [i, candidate] : llvm::enumerate(pending)) {
-    if (!chosen[i]) {
+    if (chosen[i])
+      result.push_back(std::move(candidate.first));
+    else
       left.push_back(std::move(candidate));
-      continue;
-    }
-    proposed.insert(hash(candidate.first));
-    result.push_back(std::move(candidate.first));
   }
   pending = std::move(left);
   return result;

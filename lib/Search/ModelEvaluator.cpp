@@ -22,12 +22,9 @@ ModelEvaluator::evaluate(llvm::ArrayRef<Config> configs) {
   }
   // One config the model cannot score fails its batch: score them one by
   // one, so that only such configs fail.
-  lastError = llvm::toString(speedups.takeError());
+  llvm::consumeError(speedups.takeError());
   for (auto [observation, config] : llvm::zip(observations, configs)) {
-    llvm::Expected<std::vector<double>> one =
-        configs.size() > 1 ? predictor.predict({config})
-                           : llvm::Expected<std::vector<double>>(
-                                 llvm::createStringError(lastError));
+    llvm::Expected<std::vector<double>> one = predictor.predict({config});
     if (!one) {
       lastError = llvm::toString(one.takeError());
       observation.failure = "model_error";

@@ -39,7 +39,6 @@
 #include "tuner/Search/Strategies.h"
 
 #include <unordered_map>
-#include <unordered_set>
 
 namespace tuner {
 
@@ -112,9 +111,8 @@ private:
   /// Candidates in the model's order (best first), not yet proposed.
   std::vector<std::pair<Config, double>> pending;
   std::unordered_map<uint64_t, double> predictedByHash;
-  std::unordered_set<uint64_t> proposed;
-  /// With diversity: the configs proposed so far.
-  std::vector<Config> proposedConfigs;
+  /// The schedules proposed so far (distinct: `pending` holds each once).
+  std::vector<Config> proposed;
   std::vector<Measured> measured;
   /// (K + noise I)^-1 r and (K + noise I)^-1 of the measured configs.
   std::vector<double> weights;

@@ -22,15 +22,10 @@ namespace {
 class ModelFileTest : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
-    TrainingOptions options;
-    options.shape.computationLayers = {6};
-    options.shape.embedding = 4;
-    options.shape.mergeLayers = {4};
-    options.shape.regressionLayers = {4};
-    options.epochs = 2;
     dataset = new Dataset(syntheticDataset(3, 6, 1));
-    llvm::Expected<CostModel> trained = trainCostModel(
-        *dataset, "synthetic", options, [](const EpochReport &) {});
+    llvm::Expected<CostModel> trained =
+        trainCostModel(*dataset, "synthetic", tinyTrainingOptions(),
+                       [](const EpochReport &) {});
     ASSERT_TRUE(bool(trained)) << llvm::toString(trained.takeError());
     model = new CostModel(*trained);
   }

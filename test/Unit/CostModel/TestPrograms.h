@@ -5,6 +5,7 @@
 
 #include "tuner/Analysis/ProgramTree.h"
 #include "tuner/CostModel/Dataset.h"
+#include "tuner/CostModel/Training.h"
 #include "tuner/Space/Space.h"
 #include "tuner/Space/SpaceBuilder.h"
 #include "tuner/Target/Target.h"
@@ -252,6 +253,18 @@ inline Dataset syntheticDataset(unsigned programs, unsigned samples,
     dataset.programs.push_back(std::move(program));
   }
   return dataset;
+}
+
+/// Training options for a network small and short enough to train in
+/// milliseconds: for tests that need a model, not a good one.
+inline TrainingOptions tinyTrainingOptions() {
+  TrainingOptions options;
+  options.shape.computationLayers = {6};
+  options.shape.embedding = 4;
+  options.shape.mergeLayers = {4};
+  options.shape.regressionLayers = {4};
+  options.epochs = 2;
+  return options;
 }
 
 } // namespace tuner::test

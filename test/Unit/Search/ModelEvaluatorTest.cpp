@@ -1,6 +1,5 @@
 //===- ModelEvaluatorTest.cpp - The cost model as an Evaluator ------------===//
 
-#include "tuner/CostModel/Training.h"
 #include "tuner/Search/ModelEvaluator.h"
 
 #include "../CostModel/TestPrograms.h"
@@ -13,15 +12,9 @@ using namespace tuner::test;
 namespace {
 
 TEST(ModelEvaluator, AConfigItCannotScoreFailsAloneAndIsCounted) {
-  TrainingOptions options;
-  options.shape.computationLayers = {8};
-  options.shape.embedding = 4;
-  options.shape.mergeLayers = {4};
-  options.shape.regressionLayers = {4};
-  options.epochs = 2;
-  options.seed = 5;
-  llvm::Expected<CostModel> model = trainCostModel(
-      syntheticDataset(4, 4, 9), "d", options, [](const EpochReport &) {});
+  llvm::Expected<CostModel> model =
+      trainCostModel(syntheticDataset(4, 4, 9), "d", tinyTrainingOptions(),
+                     [](const EpochReport &) {});
   ASSERT_TRUE(bool(model)) << llvm::toString(model.takeError());
 
   ProgramTree tree = fillMatmul(64, 64, 32);
