@@ -7,7 +7,7 @@
 
 #include "tuner/CostModel/Dataset.h"
 
-#include "tuner/Measure/Measurement.h"
+#include "tuner/Support/Measurement.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -154,7 +154,7 @@ llvm::json::Value tuner::toJSON(const SampleRecord &sample,
                                 const Space &space) {
   llvm::json::Object object{{"program", sample.programId},
                             {"config", sample.config.toJSON(space)},
-                            {"status", sample.status},
+                            {"status", statusName(sample.status)},
                             {"speedup", sample.speedup},
                             {"median_seconds", sample.medianSeconds},
                             {"message", sample.message}};
@@ -173,12 +173,13 @@ tuner::sampleFromJSON(const llvm::json::Value &json, const Space &space) {
   if (llvm::Error error = fields.string("program", sample.programId))
     return std::move(error);
   FieldReader named(*object, "sample of program '" + sample.programId + "'");
-  if (llvm::Error error = named.string("status", sample.status))
+  std::string status;
+  if (llvm::Error error = named.string("status", status))
     return std::move(error);
-  if (!parseStatus(sample.status))
-    return named.mistyped("status", "\"ok\", \"apply_failed\", "
-                                    "\"compile_failed\", \"crashed\", "
-                                    "\"timeout\" or \"wrong_result\"");
+  std::optional<Status> parsed = parseStatus(status);
+  if (!parsed)
+    return named.mistyped("status", "one of " + statusNames());
+  sample.status = *parsed;
   if (llvm::Error error = named.seconds("speedup", sample.speedup))
     return std::move(error);
   if (llvm::Error error = named.seconds("median_seconds", sample.medianSeconds))
@@ -186,7 +187,7 @@ tuner::sampleFromJSON(const llvm::json::Value &json, const Space &space) {
   if (object->get("foreign_load"))
     if (llvm::Error error = named.seconds("foreign_load", sample.foreignLoad))
       return std::move(error);
-  if (sample.status == "ok" &&
+  if (sample.status == Status::Ok &&
       (sample.speedup <= 0 || sample.medianSeconds <= 0))
     return llvm::createStringError(
         "sample of program '" + sample.programId +

@@ -4,7 +4,7 @@
 
 #include "CostModelImpl.h"
 
-#include "tuner/Measure/Measurement.h"
+#include "tuner/Support/Measurement.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -65,7 +65,7 @@ tuner::featurizeDataset(const Dataset &dataset,
   for (const SampleRecord &sample : dataset.samples) {
     if (programs && !programs->count(sample.programId))
       continue;
-    if (sample.status != "ok" || !(sample.speedup > 0) ||
+    if (sample.status != Status::Ok || !(sample.speedup > 0) ||
         !std::isfinite(sample.speedup)) {
       ++skipped;
       continue;

@@ -28,21 +28,6 @@ using llvm::Twine;
 // Statuses and plain values
 //===----------------------------------------------------------------------===//
 
-static constexpr std::array<StringRef, kNumMeasurementStatuses> kStatusNames = {
-    "ok",      "apply_failed", "compile_failed",
-    "crashed", "timeout",      "wrong_result"};
-
-StringRef db::toString(MeasurementStatus status) {
-  return kStatusNames[static_cast<unsigned>(status)];
-}
-
-std::optional<MeasurementStatus> db::parseMeasurementStatus(StringRef name) {
-  for (unsigned i = 0; i < kNumMeasurementStatuses; ++i)
-    if (kStatusNames[i] == name)
-      return static_cast<MeasurementStatus>(i);
-  return std::nullopt;
-}
-
 bool Workload::operator==(const Workload &other) const {
   return hash == other.hash && functionName == other.functionName &&
          canonicalIR == other.canonicalIR;
@@ -142,7 +127,7 @@ static Error checkRecord(const MeasurementRecord &record) {
   if (record.medianSeconds && record.maxSeconds &&
       *record.medianSeconds > *record.maxSeconds)
     return llvm::createStringError("median time exceeds max time");
-  if (record.status == MeasurementStatus::Ok) {
+  if (record.status == Status::Ok) {
     if (!record.minSeconds || !record.medianSeconds || !record.maxSeconds)
       return llvm::createStringError(
           "an 'ok' measurement needs min, median and max times");
@@ -354,7 +339,7 @@ Expected<MeasurementRecord> readRecord(const Statement &stmt, StringRef path) {
   record.config = stmt.getText(2);
   record.configHash = fromSqlHash(stmt.getInt(3));
   std::string status = stmt.getText(4);
-  std::optional<MeasurementStatus> parsed = parseMeasurementStatus(status);
+  std::optional<Status> parsed = parseStatus(status);
   if (!parsed)
     return llvm::createStringError(path + ": a measurement of workload '" +
                                    record.workloadHash +
@@ -627,7 +612,7 @@ Expected<InsertResult> insertRecord(sqlite3 *db, StringRef path,
   stmt->bind(2, StringRef(record.target));
   stmt->bind(3, StringRef(record.config));
   stmt->bind(4, toSqlHash(record.configHash));
-  stmt->bind(5, toString(record.status));
+  stmt->bind(5, statusName(record.status));
   stmt->bind(6, record.minSeconds);
   stmt->bind(7, record.medianSeconds);
   stmt->bind(8, record.maxSeconds);
@@ -890,7 +875,7 @@ Expected<StatusCounts> Database::countByStatus(StringRef workloadHash,
     if (!*row)
       return counts;
     std::string name = stmt->getText(0);
-    std::optional<MeasurementStatus> status = parseMeasurementStatus(name);
+    std::optional<Status> status = parseStatus(name);
     if (!status)
       return llvm::createStringError(dbPath + ": a measurement of workload '" +
                                      workloadHash +
@@ -982,7 +967,7 @@ static llvm::json::Object toJSON(const MeasurementRecord &record) {
       {"target", record.target},
       {"config", record.config},
       {"config_hash", formatConfigHash(record.configHash)},
-      {"status", toString(record.status)},
+      {"status", statusName(record.status)},
       {"min_s", optionalNumber(record.minSeconds)},
       {"median_s", optionalNumber(record.medianSeconds)},
       {"max_s", optionalNumber(record.maxSeconds)},
@@ -1018,24 +1003,27 @@ Error Database::exportJsonLines(llvm::raw_ostream &os) {
 }
 
 namespace tuner {
-namespace db {
 
-static bool fromJSON(const llvm::json::Value &value, MeasurementStatus &status,
+/// Found by argument-dependent lookup (Status lives in namespace tuner).
+static bool fromJSON(const llvm::json::Value &value, Status &status,
                      llvm::json::Path path) {
   std::optional<StringRef> name = value.getAsString();
   if (!name) {
     path.report("expected a status string");
     return false;
   }
-  std::optional<MeasurementStatus> parsed = parseMeasurementStatus(*name);
+  std::optional<Status> parsed = parseStatus(*name);
   if (!parsed) {
     path.report("unknown status (expected ok, apply_failed, compile_failed, "
-                "crashed, timeout or wrong_result)");
+                "crashed, timeout, wrong_result, invalid_output or "
+                "model_error)");
     return false;
   }
   status = *parsed;
   return true;
 }
+
+namespace db {
 
 /// The config hash: exactly 16 hex digits.
 struct HexHash {

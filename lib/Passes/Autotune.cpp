@@ -59,9 +59,6 @@ std::string shortNumber(double value) {
   return text;
 }
 
-db::MeasurementStatus toRecordStatus(Status status) {
-  return *db::parseMeasurementStatus(statusName(status));
-}
 
 /// Evaluates configs by applying them to a copy of the module and measuring
 /// the copy; reads known results from, and writes new ones to, the database.
@@ -122,9 +119,10 @@ private:
     if (!*record)
       return false;
     observation.cached = true;
-    observation.ok = (*record)->status == db::MeasurementStatus::Ok &&
-                     (*record)->medianSeconds.value_or(0) > 0;
-    if (observation.ok) {
+    observation.status = (*record)->status;
+    if (observation.ok() && (*record)->medianSeconds.value_or(0) <= 0)
+      observation.status = Status::WrongResult;
+    if (observation.ok()) {
       observation.medianSeconds = *(*record)->medianSeconds;
       observation.minSeconds =
           (*record)->minSeconds.value_or(observation.medianSeconds);
@@ -134,9 +132,9 @@ private:
           measurer.baseline().medianSeconds / observation.medianSeconds);
     }
     else
-      observation.failure = db::toString((*record)->status).str();
-    if (!observation.ok)
-      ++failures[observation.failure];
+      observation.message = (*record)->message;
+    if (!observation.ok())
+      ++failures[statusName(observation.status).str()];
     return true;
   }
 
@@ -169,13 +167,13 @@ private:
   }
 
   void finish(Observation &observation, const Measurement &measurement) {
-    observation.ok = measurement.ok();
+    observation.status = measurement.status;
     observation.value = measurement.speedup;
     observation.medianSeconds = measurement.medianSeconds;
     observation.minSeconds = measurement.minSeconds;
-    if (!observation.ok) {
-      observation.failure = statusName(measurement.status).str();
-      ++failures[observation.failure];
+    if (!observation.ok()) {
+      observation.message = measurement.message;
+      ++failures[statusName(measurement.status).str()];
     }
     if (!database)
       return;
@@ -187,7 +185,7 @@ private:
         << observation.config.toJSON(tunable.space);
     record.config = config;
     record.configHash = observation.config.hash();
-    record.status = toRecordStatus(measurement.status);
+    record.status = measurement.status;
     if (measurement.ok()) {
       record.minSeconds = measurement.minSeconds;
       record.medianSeconds = measurement.medianSeconds;

@@ -51,7 +51,7 @@ public:
       return execution.observe(observations);
     for (const Observation &observation : observations)
       measured[options.hash(observation.config)] =
-          observation.ok ? observation.value : kFailed;
+          observation.ok() ? observation.value : kFailed;
   }
 
 private:
@@ -80,7 +80,7 @@ private:
     uint64_t rootHash = options.hash(root);
     seen.insert(rootHash);
     std::vector<Observation> rootScore = model->evaluate({root});
-    beam = {{root, rootScore.front().ok ? rootScore.front().value : kFailed}};
+    beam = {{root, rootScore.front().ok() ? rootScore.front().value : kFailed}};
     std::vector<Scored> all;
     for (level = 0; level < tree.depth(); ++level) {
       std::vector<Config> kids = expandBeam();
@@ -90,7 +90,7 @@ private:
       std::vector<Observation> scores = model->evaluate(kids);
       std::vector<Scored> pool = beam;
       for (auto [config, score] : llvm::zip(kids, scores)) {
-        Scored scored{config, score.ok ? score.value : kFailed};
+        Scored scored{config, score.ok() ? score.value : kFailed};
         all.push_back(scored);
         pool.push_back(std::move(scored));
       }

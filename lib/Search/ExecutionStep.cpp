@@ -181,7 +181,7 @@ void ExecutionStep::observe(llvm::ArrayRef<Observation> observations) {
     auto it = predictedByHash.find(hash(observation.config));
     if (it == predictedByHash.end())
       continue;
-    double speedup = observation.ok && observation.value > 0
+    double speedup = observation.ok() && observation.value > 0
                          ? observation.value
                          : kFailedSpeedup;
     measured.push_back(

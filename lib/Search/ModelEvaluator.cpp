@@ -7,16 +7,18 @@ using namespace tuner;
 std::vector<Observation>
 ModelEvaluator::evaluate(llvm::ArrayRef<Config> configs) {
   std::vector<Observation> observations(configs.size());
-  for (auto [observation, config] : llvm::zip(observations, configs))
+  for (auto [observation, config] : llvm::zip(observations, configs)) {
     observation.config = config;
+    observation.status = Status::ModelError;
+  }
   if (configs.empty())
     return observations;
   llvm::Expected<std::vector<double>> speedups = predictor.predict(configs);
   if (speedups) {
     predicted += configs.size();
     for (auto [observation, speedup] : llvm::zip(observations, *speedups)) {
-      observation.ok = true;
-      observation.value = speedup;
+      observation.status = Status::Ok;
+      observation.value = observation.objective = speedup;
     }
     return observations;
   }
@@ -27,13 +29,13 @@ ModelEvaluator::evaluate(llvm::ArrayRef<Config> configs) {
     llvm::Expected<std::vector<double>> one = predictor.predict({config});
     if (!one) {
       lastError = llvm::toString(one.takeError());
-      observation.failure = "model_error";
+      observation.message = lastError;
       ++failed;
       continue;
     }
     ++predicted;
-    observation.ok = true;
-    observation.value = one->front();
+    observation.status = Status::Ok;
+    observation.value = observation.objective = one->front();
   }
   return observations;
 }

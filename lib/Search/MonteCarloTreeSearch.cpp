@@ -64,7 +64,7 @@ private:
     if (!fresh.empty()) {
       std::vector<Observation> observations = model.evaluate(fresh);
       for (auto [config, observation] : llvm::zip(fresh, observations)) {
-        double value = observation.ok ? observation.value : 0;
+        double value = observation.ok() ? observation.value : 0;
         cache[options.hash(config)] = value;
         best = std::max(best, value);
       }

@@ -10,6 +10,15 @@
 using namespace tuner;
 
 Strategy::~Strategy() = default;
+
+Observation Observation::failure(Config config, Status status,
+                                 std::string message) {
+  Observation observation;
+  observation.config = std::move(config);
+  observation.status = status;
+  observation.message = std::move(message);
+  return observation;
+}
 Evaluator::~Evaluator() = default;
 
 std::vector<std::string> tuner::strategyNames() {
@@ -65,7 +74,7 @@ tuner::runTuningLoop(Strategy &strategy, Evaluator &evaluator,
     for (Observation &observation : observations) {
       if (!observation.cached)
         ++result.evaluated;
-      if (observation.ok &&
+      if (observation.ok() &&
           (!result.best || observation.value > result.best->value))
         result.best = observation;
       result.history.push_back(std::move(observation));

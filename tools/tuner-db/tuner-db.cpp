@@ -130,7 +130,7 @@ static Error listCommand() {
   std::vector<std::vector<std::string>> rows = {
       {"WORKLOAD", "FUNCTION", "TARGET", "RECORDS", "OK", "FAILED", "BEST"}};
   for (const WorkloadSummary &summary : *summaries) {
-    uint64_t ok = summary.counts.get(MeasurementStatus::Ok);
+    uint64_t ok = summary.counts.get(tuner::Status::Ok);
     uint64_t total = summary.counts.total();
     rows.push_back(
         {StringRef(summary.workloadHash).take_front(16).str(),
@@ -190,7 +190,7 @@ static Error showCommand(StringRef prefix) {
       llvm::raw_string_ostream(hash)
           << llvm::format_hex_no_prefix(record.configHash, 16);
       rows.push_back(
-          {toString(record.status).str(), formatSeconds(record.medianSeconds),
+          {statusName(record.status).str(), formatSeconds(record.medianSeconds),
            formatSeconds(record.minSeconds), formatSeconds(record.maxSeconds),
            std::to_string(record.repetitions), formatSpeedup(record.speedup),
            record.strategy, hash, record.config, shortMessage(record.message)});

@@ -341,7 +341,7 @@ llvm::Error Generation::record(DatasetWriter &writer, const std::string &id,
   SampleRecord sample;
   sample.programId = id;
   sample.config = config;
-  sample.status = statusName(measurement.status).str();
+  sample.status = measurement.status;
   if (measurement.ok()) {
     sample.speedup = measurement.speedup;
     sample.medianSeconds = measurement.medianSeconds;
@@ -349,7 +349,7 @@ llvm::Error Generation::record(DatasetWriter &writer, const std::string &id,
   } else {
     sample.message = measurement.message.substr(0, 2000);
   }
-  ++statusCounts[sample.status];
+  ++statusCounts[statusName(sample.status).str()];
   ++samplesWritten;
   return writer.add(sample, space);
 }
@@ -549,7 +549,7 @@ int printStats() {
   std::map<std::string, unsigned> statuses;
   std::map<std::string, unsigned> perProgram;
   for (const SampleRecord &sample : dataset->samples) {
-    ++statuses[sample.status];
+    ++statuses[statusName(sample.status).str()];
     ++perProgram[sample.programId];
   }
   std::vector<std::string> parts;

@@ -28,6 +28,7 @@
 
 #include "tuner/Analysis/ProgramTree.h"
 #include "tuner/Space/Space.h"
+#include "tuner/Support/Measurement.h"
 
 #include "llvm/Support/Error.h"
 
@@ -53,9 +54,7 @@ struct ProgramRecord {
 struct SampleRecord {
   std::string programId;
   Config config;
-  /// "ok" or a failure class (apply_failed, compile_failed, crashed,
-  /// timeout, wrong_result).
-  std::string status;
+  Status status = Status::Ok;
   double speedup = 0;       ///< Baseline median / median; 0 unless ok.
   double medianSeconds = 0; ///< 0 unless ok.
   double foreignLoad = -1;  ///< Negative: unknown.

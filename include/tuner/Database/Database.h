@@ -40,6 +40,8 @@
 #ifndef TUNER_DATABASE_DATABASE_H
 #define TUNER_DATABASE_DATABASE_H
 
+#include "tuner/Support/Measurement.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -56,27 +58,6 @@ struct sqlite3;
 namespace tuner {
 namespace db {
 
-/// The outcome of measuring one config (see the measurement protocol in
-/// DESIGN.md). Failures are stored like successes.
-enum class MeasurementStatus {
-  Ok,
-  ApplyFailed,
-  CompileFailed,
-  Crashed,
-  Timeout,
-  WrongResult,
-};
-
-/// Number of MeasurementStatus values.
-constexpr unsigned kNumMeasurementStatuses = 6;
-
-/// The status's stable name: "ok", "apply_failed", "compile_failed",
-/// "crashed", "timeout", "wrong_result".
-llvm::StringRef toString(MeasurementStatus status);
-
-/// The status with the given stable name, or std::nullopt.
-std::optional<MeasurementStatus> parseMeasurementStatus(llvm::StringRef name);
-
 /// One program being tuned.
 struct Workload {
   std::string hash;         ///< Hash of the canonical IR (caller-computed).
@@ -92,7 +73,7 @@ struct MeasurementRecord {
   std::string target; ///< Target fingerprint (see Target::fingerprint()).
   std::string config; ///< The config as canonical JSON text.
   uint64_t configHash = 0;
-  MeasurementStatus status = MeasurementStatus::Ok;
+  Status status = Status::Ok;
   /// Times in seconds; required for `ok`, optional for failures.
   std::optional<double> minSeconds, medianSeconds, maxSeconds;
   unsigned repetitions = 0;      ///< Timed repetitions; at least 1 for `ok`.
@@ -110,9 +91,9 @@ struct MeasurementRecord {
 
 /// Count of measurements per status.
 struct StatusCounts {
-  std::array<uint64_t, kNumMeasurementStatuses> counts{};
+  std::array<uint64_t, kNumStatuses> counts{};
 
-  uint64_t get(MeasurementStatus status) const {
+  uint64_t get(Status status) const {
     return counts[static_cast<unsigned>(status)];
   }
   uint64_t total() const;

@@ -22,7 +22,7 @@
 
 #include "tuner/Measure/Harness.h"
 #include "tuner/Measure/Lowering.h"
-#include "tuner/Measure/Measurement.h"
+#include "tuner/Support/Measurement.h"
 #include "tuner/Target/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"

@@ -13,6 +13,7 @@
 
 #include "tuner/Space/ChainOfTrees.h"
 #include "tuner/Space/Space.h"
+#include "tuner/Support/Measurement.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
@@ -26,17 +27,31 @@ namespace tuner {
 /// The outcome of evaluating one config.
 struct Observation {
   Config config;
-  /// Higher is better (a speedup over the untransformed program).
+  /// What happened; anything but Ok is a failed candidate (the failure
+  /// class), with `message` saying why.
+  Status status = Status::Ok;
+  std::string message;
+  /// Higher is better: the speedup over the untransformed program (measured
+  /// or predicted), or a user's objective, negated when it is minimized.
+  /// Meaningful only when ok().
   double value = 0;
-  /// False for failed candidates; `failure` then names the class
-  /// (apply_failed, compile_failed, crashed, timeout, wrong_result).
-  bool ok = false;
-  std::string failure;
-  /// Per-call times when the config was measured (0 otherwise).
-  double minSeconds = 0, medianSeconds = 0;
-  /// True when the value was known before (e.g. read from a database) and
+  /// The objective as the evaluator read it, in its own unit (seconds per
+  /// call for a measured function; the number a user's command printed).
+  double objective = 0;
+  /// Per-call times when the config was timed (0 otherwise).
+  double minSeconds = 0, medianSeconds = 0, maxSeconds = 0;
+  unsigned repetitions = 0;
+  /// What evaluating it cost (compiling and running), in seconds, when
+  /// known; a replayed table reports the recorded cost.
+  double costSeconds = 0;
+  /// True when the outcome was known before (e.g. read from a database) and
   /// cost no evaluation.
   bool cached = false;
+
+  bool ok() const { return status == Status::Ok; }
+  /// A failed observation of `config`.
+  static Observation failure(Config config, Status status,
+                             std::string message);
 };
 
 class Strategy {

@@ -245,7 +245,7 @@ inline Dataset syntheticDataset(unsigned programs, unsigned samples,
       SampleRecord sample;
       sample.programId = program.id;
       sample.config = config;
-      sample.status = "ok";
+      sample.status = Status::Ok;
       sample.speedup = std::exp(logSpeedup);
       sample.medianSeconds = program.baselineSeconds / sample.speedup;
       dataset.samples.push_back(sample);

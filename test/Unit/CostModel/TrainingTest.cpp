@@ -66,7 +66,7 @@ TEST(TrainingTest, LearnsAndIsDeterministic) {
   Dataset dataset = syntheticDataset(6, 24, 3);
   // Failures are kept out of training.
   SampleRecord failed = dataset.samples.front();
-  failed.status = "timeout";
+  failed.status = Status::Timeout;
   failed.speedup = 0;
   dataset.samples.push_back(failed);
   // So are timings disturbed by another busy process.

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 using namespace tuner::db;
+using tuner::Status;
 
 /// Fails the test with the error's message when `expr` returns an error.
 #define ASSERT_NO_ERROR(expr)                                                  \
@@ -32,7 +33,7 @@ constexpr const char *kTarget = "cpu=test;features=+avx2;cores=2";
 
 /// A measurement of config `index` of kWorkload on kTarget.
 MeasurementRecord makeRecord(uint64_t index,
-                             MeasurementStatus status = MeasurementStatus::Ok,
+                             Status status = Status::Ok,
                              double median = 1.0) {
   MeasurementRecord record;
   record.workloadHash = kWorkload;
@@ -40,7 +41,7 @@ MeasurementRecord makeRecord(uint64_t index,
   record.config = "{\"tile\":[" + std::to_string(index) + ",8]}";
   record.configHash = index;
   record.status = status;
-  if (status == MeasurementStatus::Ok) {
+  if (status == Status::Ok) {
     record.minSeconds = median * 0.9;
     record.medianSeconds = median;
     record.maxSeconds = median * 1.2;
@@ -144,16 +145,6 @@ protected:
   std::string tempDir;
 };
 
-TEST(MeasurementStatusTest, NamesRoundTrip) {
-  for (unsigned i = 0; i < kNumMeasurementStatuses; ++i) {
-    auto status = static_cast<MeasurementStatus>(i);
-    EXPECT_EQ(parseMeasurementStatus(toString(status)), status);
-  }
-  EXPECT_EQ(toString(MeasurementStatus::WrongResult), "wrong_result");
-  EXPECT_EQ(parseMeasurementStatus("OK"), std::nullopt);
-  EXPECT_EQ(parseMeasurementStatus(""), std::nullopt);
-}
-
 TEST_F(DatabaseTest, CreatesFolderWalAndMeta) {
   std::string path = file("a/b/tuning.db");
   {
@@ -184,11 +175,11 @@ TEST_F(DatabaseTest, RecordsAndQueries) {
   std::string path = file("t.db");
   Database db = openWithWorkload(path);
   std::vector<MeasurementRecord> written = {
-      makeRecord(1, MeasurementStatus::Ok, 0.5),
-      makeRecord(2, MeasurementStatus::CompileFailed),
-      makeRecord(3, MeasurementStatus::Ok, 0.25),
-      makeRecord(4, MeasurementStatus::Timeout),
-      makeRecord(5, MeasurementStatus::Ok, 0.75)};
+      makeRecord(1, Status::Ok, 0.5),
+      makeRecord(2, Status::CompileFailed),
+      makeRecord(3, Status::Ok, 0.25),
+      makeRecord(4, Status::Timeout),
+      makeRecord(5, Status::Ok, 0.75)};
   for (const MeasurementRecord &record : written)
     ASSERT_NO_ERROR(db.record(record));
 
@@ -208,10 +199,10 @@ TEST_F(DatabaseTest, RecordsAndQueries) {
 
   llvm::Expected<StatusCounts> counts = db.countByStatus(kWorkload, kTarget);
   ASSERT_TRUE(bool(counts));
-  EXPECT_EQ(counts->get(MeasurementStatus::Ok), 3u);
-  EXPECT_EQ(counts->get(MeasurementStatus::CompileFailed), 1u);
-  EXPECT_EQ(counts->get(MeasurementStatus::Timeout), 1u);
-  EXPECT_EQ(counts->get(MeasurementStatus::Crashed), 0u);
+  EXPECT_EQ(counts->get(Status::Ok), 3u);
+  EXPECT_EQ(counts->get(Status::CompileFailed), 1u);
+  EXPECT_EQ(counts->get(Status::Timeout), 1u);
+  EXPECT_EQ(counts->get(Status::Crashed), 0u);
   EXPECT_EQ(counts->total(), 5u);
 
   // Another target is another key.
@@ -221,7 +212,7 @@ TEST_F(DatabaseTest, RecordsAndQueries) {
   EXPECT_FALSE(none->has_value());
 
   // The newest measurement of a config wins.
-  MeasurementRecord again = makeRecord(2, MeasurementStatus::Ok, 0.4);
+  MeasurementRecord again = makeRecord(2, Status::Ok, 0.4);
   again.timestamp += 100;
   ASSERT_NO_ERROR(db.record(again));
   llvm::Expected<std::optional<MeasurementRecord>> found =
@@ -368,9 +359,9 @@ TEST_F(DatabaseTest, JsonLinesRoundTripAndIdempotentImport) {
   {
     Database db = openWithWorkload(file("a.db"));
     ASSERT_NO_ERROR(db.addWorkload({"beef", "conv", std::nullopt}));
-    ASSERT_NO_ERROR(db.record(makeRecord(1, MeasurementStatus::Ok, 0.5)));
-    ASSERT_NO_ERROR(db.record(makeRecord(2, MeasurementStatus::Crashed)));
-    MeasurementRecord other = makeRecord(3, MeasurementStatus::WrongResult);
+    ASSERT_NO_ERROR(db.record(makeRecord(1, Status::Ok, 0.5)));
+    ASSERT_NO_ERROR(db.record(makeRecord(2, Status::Crashed)));
+    MeasurementRecord other = makeRecord(3, Status::WrongResult);
     other.workloadHash = "beef";
     other.baselineMedianSeconds.reset();
     ASSERT_NO_ERROR(db.record(other));

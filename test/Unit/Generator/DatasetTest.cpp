@@ -65,7 +65,7 @@ protected:
     record.programId = id.str();
     record.config = Config({ParamValue::integer(tile), ParamValue::boolean(ok),
                             ParamValue::permutation({1, 0})});
-    record.status = ok ? "ok" : "wrong_result";
+    record.status = ok ? Status::Ok : Status::WrongResult;
     record.speedup = ok ? 1.5 : 0;
     record.medianSeconds = ok ? 0.008 : 0;
     record.foreignLoad = ok ? 0.25 : -1;
@@ -137,12 +137,12 @@ TEST_F(DatasetTest, RoundTrip) {
   const SampleRecord &ok = dataset->samples[0];
   EXPECT_EQ(ok.programId, "s1-p0");
   EXPECT_EQ(ok.config, sample("s1-p0", 4, true).config);
-  EXPECT_EQ(ok.status, "ok");
+  EXPECT_EQ(ok.status, Status::Ok);
   EXPECT_EQ(ok.speedup, 1.5);
   EXPECT_EQ(ok.medianSeconds, 0.008);
   EXPECT_EQ(ok.foreignLoad, 0.25);
   const SampleRecord &failed = dataset->samples[1];
-  EXPECT_EQ(failed.status, "wrong_result");
+  EXPECT_EQ(failed.status, Status::WrongResult);
   // Unknown foreign load (older datasets): no field, read back as unknown.
   EXPECT_EQ(failed.foreignLoad, -1);
   EXPECT_EQ(readText("samples-s0-of-1.jsonl").find("\"foreign_load\":-1"),

@@ -20,7 +20,7 @@ Observation measured(const Config &c, double speedup, bool ok = true) {
   Observation o;
   o.config = c;
   o.value = speedup;
-  o.ok = ok;
+  o.status = ok ? Status::Ok : Status::WrongResult;
   return o;
 }
 

@@ -32,11 +32,11 @@ TEST(ModelEvaluator, AConfigItCannotScoreFailsAloneAndIsCounted) {
   std::vector<Observation> scored =
       evaluator.evaluate({good[0], truncated, good[1]});
   ASSERT_EQ(scored.size(), 3u);
-  EXPECT_TRUE(scored[0].ok);
+  EXPECT_TRUE(scored[0].ok());
   EXPECT_GT(scored[0].value, 0);
-  EXPECT_FALSE(scored[1].ok);
-  EXPECT_EQ(scored[1].failure, "model_error");
-  EXPECT_TRUE(scored[2].ok);
+  EXPECT_FALSE(scored[1].ok());
+  EXPECT_EQ(scored[1].status, Status::ModelError);
+  EXPECT_TRUE(scored[2].ok());
   EXPECT_EQ(evaluator.predictions(), 2u);
   EXPECT_EQ(evaluator.failures(), 1u);
   EXPECT_FALSE(evaluator.getLastError().empty());
@@ -50,7 +50,7 @@ TEST(ModelEvaluator, AConfigItCannotScoreFailsAloneAndIsCounted) {
 
   // A batch of the bad config alone.
   std::vector<Observation> bad = evaluator.evaluate({truncated});
-  EXPECT_FALSE(bad[0].ok);
+  EXPECT_FALSE(bad[0].ok());
   EXPECT_EQ(evaluator.failures(), 2u);
 }
 

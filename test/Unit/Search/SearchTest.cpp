@@ -89,9 +89,8 @@ public:
       Observation o;
       o.config = config;
       o.value = f(config);
-      o.ok = o.value > 0;
-      if (!o.ok)
-        o.failure = "wrong_result";
+      if (o.value <= 0)
+        o.status = Status::WrongResult;
       result.push_back(o);
     }
     evaluated += configs.size();

@@ -1,13 +1,15 @@
-//===- Measurement.h - The outcome of measuring one candidate ---*- C++ -*-===//
+//===- Measurement.h - The outcome of evaluating one candidate --*- C++ -*-===//
 //
-// A plain value that every stage exchanges: whether a candidate ran and gave
-// the baseline's results, and how long it took. Failures are results too
-// (they feed hidden-constraint learning and are stored like successes).
+// The vocabulary every layer shares (Support depends on nothing of ours):
+// what happened to a candidate (Status, whose names are the failure classes
+// of the measurement protocol in DESIGN.md) and how long it took
+// (Measurement). The database stores Status, the search observes it, the
+// dataset and the cost model read it; nobody converts it by name.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TUNER_MEASURE_MEASUREMENT_H
-#define TUNER_MEASURE_MEASUREMENT_H
+#ifndef TUNER_SUPPORT_MEASUREMENT_H
+#define TUNER_SUPPORT_MEASUREMENT_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -19,21 +21,30 @@
 namespace tuner {
 
 /// What happened to a candidate. The names (statusName) are the failure
-/// classes of the measurement protocol in DESIGN.md.
+/// classes of the measurement protocol in DESIGN.md, plus two that only
+/// evaluators other than the measuring one produce.
 enum class Status {
   Ok,            ///< Ran, results match the baseline, timed.
   ApplyFailed,   ///< The schedule could not be applied (set by callers).
   CompileFailed, ///< Lowering, translation or the native compiler failed.
-  Crashed,       ///< The harness died (signal, non-zero exit, memory limit).
-  Timeout,       ///< The harness ran past its wall-clock limit.
+  Crashed,       ///< The harness (or a user's command) died or exited
+                 ///< non-zero.
+  Timeout,       ///< It ran past its wall-clock limit.
   WrongResult,   ///< Outputs differ from the baseline's on the same inputs.
+  InvalidOutput, ///< A user's command printed no readable objective.
+  ModelError,    ///< The cost model could not score the config.
 };
 
+/// Number of Status values.
+constexpr unsigned kNumStatuses = 8;
+
 /// "ok", "apply_failed", "compile_failed", "crashed", "timeout",
-/// "wrong_result".
+/// "wrong_result", "invalid_output", "model_error".
 llvm::StringRef statusName(Status status);
 /// The inverse of statusName; std::nullopt for any other string.
 std::optional<Status> parseStatus(llvm::StringRef name);
+/// Every status name, in enum order, joined by ", " (for error messages).
+std::string statusNames();
 
 /// One measured (or failed) candidate. Times are per call of the function,
 /// over `repetitions` repetitions after a warm-up; they are zero unless the
@@ -76,4 +87,4 @@ struct Measurement {
 
 } // namespace tuner
 
-#endif // TUNER_MEASURE_MEASUREMENT_H
+#endif // TUNER_SUPPORT_MEASUREMENT_H

@@ -1,6 +1,8 @@
-//===- Measurement.cpp - The outcome of measuring one candidate -----------===//
+//===- Measurement.cpp - The outcome of evaluating one candidate ----------===//
 
-#include "tuner/Measure/Measurement.h"
+#include "tuner/Support/Measurement.h"
+
+#include <iterator>
 
 using namespace tuner;
 using llvm::json::Object;
@@ -12,7 +14,11 @@ static constexpr std::pair<Status, const char *> kStatusNames[] = {
     {Status::Crashed, "crashed"},
     {Status::Timeout, "timeout"},
     {Status::WrongResult, "wrong_result"},
+    {Status::InvalidOutput, "invalid_output"},
+    {Status::ModelError, "model_error"},
 };
+static_assert(std::size(kStatusNames) == kNumStatuses,
+              "every Status has a name");
 
 llvm::StringRef tuner::statusName(Status status) {
   for (const auto &[value, name] : kStatusNames)
@@ -26,6 +32,16 @@ std::optional<Status> tuner::parseStatus(llvm::StringRef name) {
     if (name == text)
       return value;
   return std::nullopt;
+}
+
+std::string tuner::statusNames() {
+  std::string names;
+  for (const auto &[value, text] : kStatusNames) {
+    if (!names.empty())
+      names += ", ";
+    names += text;
+  }
+  return names;
 }
 
 Measurement Measurement::failure(Status status, std::string message) {
