@@ -562,6 +562,14 @@ ParamValue Parameter::fallbackValue() const {
 // Config
 //===----------------------------------------------------------------------===//
 
+std::string Space::fingerprint() const {
+  llvm::json::Value json = toJSON();
+  json.getAsObject()->erase("attributes");
+  std::string text;
+  llvm::raw_string_ostream(text) << json;
+  return llvm::formatv("{0:x16}", llvm::xxh3_64bits(text)).str();
+}
+
 uint64_t Config::hash() const {
   HashBuilder builder;
   builder.addU64(values.size());

@@ -83,6 +83,15 @@ struct MeasurementRecord {
   std::string toolVersion; ///< Version of the tuner that measured it.
   int64_t timestamp = 0;   ///< Unix seconds.
   std::string message;     ///< Free-form, e.g. a compiler error excerpt.
+  /// The objective in the evaluator's own unit, for evaluators that report
+  /// one besides times (a user's command: the number it printed).
+  std::optional<double> objective;
+  /// Space::fingerprint() of the space the config belongs to; empty when
+  /// unknown (records of schema 1).
+  std::string spaceFingerprint;
+  /// The config's schedule as a Transform-dialect script, when the space
+  /// has one (an MLIR function's); empty otherwise.
+  std::string schedule;
 
   /// The spread of the repetitions (max - min), when both are known.
   std::optional<double> spreadSeconds() const;

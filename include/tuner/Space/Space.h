@@ -271,6 +271,11 @@ public:
   /// Reading rejects unknown fields and versions, naming what is wrong.
   llvm::json::Value toJSON() const;
   static llvm::Expected<Space> fromJSON(const llvm::json::Value &json);
+  /// 16 hex digits that identify the space's parameters, domains, defaults
+  /// and constraints (its JSON less the free-form space attributes): a
+  /// record of a config is only meaningful against the space it was made
+  /// in.
+  std::string fingerprint() const;
   static llvm::Expected<Space> readFile(llvm::StringRef path);
   llvm::Error writeFile(llvm::StringRef path) const;
 
