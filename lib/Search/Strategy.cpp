@@ -21,16 +21,98 @@ Observation Observation::failure(Config config, Status status,
 }
 Evaluator::~Evaluator() = default;
 
+namespace {
+
+BeamSearchOptions beamOptions(const SearchProblem &problem,
+                              const StrategyOptions &options) {
+  BeamSearchOptions beam;
+  beam.width = options.beamWidth;
+  beam.topK = options.topK;
+  beam.correct = options.modelCorrection;
+  beam.diverse = options.diverseTopK;
+  beam.hash = problem.hash;
+  return beam;
+}
+
+MonteCarloOptions monteCarloOptions(const SearchProblem &problem,
+                                    const StrategyOptions &options) {
+  MonteCarloOptions mcts;
+  mcts.iterations = options.mctsIterations;
+  mcts.topK = options.topK;
+  mcts.correct = options.modelCorrection;
+  mcts.diverse = options.diverseTopK;
+  mcts.seed = options.seed;
+  mcts.hash = problem.hash;
+  return mcts;
+}
+
+const StrategyInfo kStrategies[] = {
+    {"random", "uniform samples of the feasible configs", false, false,
+     [](const SearchProblem &p, const StrategyOptions &o) {
+       return createRandomSearch(*p.chain, o.seed);
+     }},
+    {"exhaustive", "every feasible config once", false, false,
+     [](const SearchProblem &p, const StrategyOptions &) {
+       return createExhaustiveSearch(*p.chain);
+     }},
+    {"beam", "beam search guided by the cost model, its top k measured (BSM)",
+     true, true,
+     [](const SearchProblem &p, const StrategyOptions &o) {
+       return createModelBeamSearch(*p.tree, *p.model, beamOptions(p, o));
+     }},
+    {"beam-exec", "beam search measuring every node (BSE)", true, false,
+     [](const SearchProblem &p, const StrategyOptions &o) {
+       return createExecutionBeamSearch(*p.tree, beamOptions(p, o));
+     }},
+    {"mcts", "Monte Carlo tree search guided by the cost model, its top k "
+             "measured",
+     true, true,
+     [](const SearchProblem &p, const StrategyOptions &o) {
+       return createMonteCarloTreeSearch(*p.tree, *p.model,
+                                         monteCarloOptions(p, o));
+     }},
+};
+
+} // namespace
+
+llvm::ArrayRef<StrategyInfo> tuner::strategyRegistry() { return kStrategies; }
+
 std::vector<std::string> tuner::strategyNames() {
-  return {"random", "exhaustive"};
+  std::vector<std::string> names;
+  for (const StrategyInfo &info : strategyRegistry())
+    names.push_back(info.name);
+  return names;
+}
+
+const StrategyInfo *tuner::findStrategy(llvm::StringRef name) {
+  for (const StrategyInfo &info : strategyRegistry())
+    if (name == info.name)
+      return &info;
+  return nullptr;
 }
 
 llvm::Expected<std::unique_ptr<Strategy>>
-tuner::createStrategy(llvm::StringRef name, const ChainOfTrees &chain,
-                      uint64_t seed) {
-  if (name == "random")
-    return createRandomSearch(chain, seed);
+tuner::createStrategy(llvm::StringRef name, const SearchProblem &problem,
+                      const StrategyOptions &options) {
+  const StrategyInfo *info = findStrategy(name);
+  if (!info)
+    return llvm::createStringError("unknown search strategy '" + name +
+                                   "' (known: " +
+                                   llvm::join(strategyNames(), ", ") + ")");
+  if (!problem.chain)
+    return llvm::createStringError("strategy '" + name +
+                                   "': the problem has no space");
+  if (info->needsTree && !problem.tree)
+    return llvm::createStringError(
+        "strategy '" + name +
+        "' walks the schedules of a program (an MLIR function's space), "
+        "which this space is not; use random or exhaustive");
+  if (info->needsModel && !problem.model)
+    return llvm::createStringError("strategy '" + name +
+                                   "' needs a cost model that can score the "
+                                   "program");
   if (name == "exhaustive") {
+    const ChainOfTrees &chain = *problem.chain;
     if (chain.hasRealParameters())
       return llvm::createStringError(
           "the exhaustive strategy cannot enumerate real-valued parameters");
@@ -39,11 +121,8 @@ tuner::createStrategy(llvm::StringRef name, const ChainOfTrees &chain,
           "the exhaustive strategy cannot enumerate this space: it is too "
           "large to enumerate (size " +
           chain.countString() + ")");
-    return createExhaustiveSearch(chain);
   }
-  return llvm::createStringError("unknown search strategy '" + name +
-                                 "' (known: " +
-                                 llvm::join(strategyNames(), ", ") + ")");
+  return info->create(problem, options);
 }
 
 TuningResult
@@ -70,6 +149,10 @@ tuner::runTuningLoop(Strategy &strategy, Evaluator &evaluator,
     if (configs.empty())
       break;
     std::vector<Observation> observations = evaluator.evaluate(configs);
+    if (evaluator.fatalError()) {
+      result.error = *evaluator.fatalError();
+      break;
+    }
     strategy.observe(observations);
     for (Observation &observation : observations) {
       if (!observation.cached)

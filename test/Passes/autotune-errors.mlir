@@ -12,7 +12,7 @@
 // RUN: cmp %t.notdb %t.notdb.orig
 // RUN: not tuner-opt %s --tuner-apply-best="database=%t.does-not-exist.db" 2>&1 | FileCheck %s --check-prefix=MISSING
 
-// STRATEGY: error: unknown strategy 'genetic' (known: beam, mcts, beam-exec, random, exhaustive)
+// STRATEGY: error: unknown strategy 'genetic' (known: random, exhaustive, beam, beam-exec, mcts)
 // UNBOUNDED: error: the search needs a limit: set 'budget' (candidates) or 'time-budget' (seconds)
 // REPETITIONS: error: 'repetitions' must be at least 5 (got 3)
 // TIMEOUT: error: 'timeout' must be positive (got 0)

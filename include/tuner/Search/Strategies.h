@@ -19,11 +19,6 @@ std::unique_ptr<Strategy> createRandomSearch(const ChainOfTrees &chain,
 /// Every feasible config once, in the chain's enumeration order.
 std::unique_ptr<Strategy> createExhaustiveSearch(const ChainOfTrees &chain);
 
-/// Identifies a schedule: configs that mean the same schedule must hash
-/// equal, so that no schedule is scored or measured twice. Defaults to
-/// Config::hash.
-using ScheduleHash = std::function<uint64_t(const Config &)>;
-
 struct BeamSearchOptions {
   /// Partial schedules kept at each level.
   unsigned width = 8;
@@ -38,16 +33,21 @@ struct BeamSearchOptions {
   ScheduleHash hash;
 };
 
-/// Beam search over the decision tree (Tiramisu §5). With `model`, every
-/// node is scored by the model in one batch per level (BSM) and the `topK`
-/// best predicted schedules are then proposed for measurement (optionally
-/// corrected by the measurements as they come in, see ExecutionStep);
-/// without one,
-/// every node is proposed, i.e. measured, and the beam keeps the best
-/// measured (BSE, the reference for quality). `model` must outlive it.
-std::unique_ptr<Strategy> createBeamSearch(const DecisionTree &tree,
-                                           Evaluator *model,
-                                           const BeamSearchOptions &options);
+/// Beam search over the decision tree guided by the model (BSM, Tiramisu
+/// §5): every node is scored by the model in one batch per level and the
+/// `topK` best predicted schedules are then proposed for measurement
+/// (optionally corrected by the measurements as they come in, see
+/// ExecutionStep). `tree` and `model` must outlive it.
+std::unique_ptr<Strategy>
+createModelBeamSearch(const DecisionTree &tree, Evaluator &model,
+                      const BeamSearchOptions &options);
+
+/// Beam search over the decision tree by execution (BSE, the reference for
+/// quality): every node is proposed, i.e. measured, and the beam keeps the
+/// best measured. Only `width` and `hash` of the options apply.
+std::unique_ptr<Strategy>
+createExecutionBeamSearch(const DecisionTree &tree,
+                          const BeamSearchOptions &options);
 
 struct MonteCarloOptions {
   /// Nodes expanded (each expansion scores all the node's children in one

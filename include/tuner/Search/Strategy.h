@@ -44,6 +44,9 @@ struct Observation {
   /// What evaluating it cost (compiling and running), in seconds, when
   /// known; a replayed table reports the recorded cost.
   double costSeconds = 0;
+  /// The config's schedule as a Transform-dialect script, when the
+  /// evaluator built one (a program's config); empty otherwise.
+  std::string schedule;
   /// True when the outcome was known before (e.g. read from a database) and
   /// cost no evaluation.
   bool cached = false;
@@ -70,14 +73,74 @@ public:
   virtual ~Evaluator();
   /// One observation per config, in order.
   virtual std::vector<Observation> evaluate(llvm::ArrayRef<Config> configs) = 0;
+  /// Set once an evaluation went wrong in a way that makes the run
+  /// meaningless (not a failed candidate: e.g. a replayed table that lacks a
+  /// config); the tuning loop stops and reports it.
+  const std::optional<std::string> &fatalError() const { return fatal; }
+
+protected:
+  std::optional<std::string> fatal;
 };
 
-/// Names of the strategies createStrategy knows.
-std::vector<std::string> strategyNames();
+class DecisionTree;
 
-/// A strategy by name ("random", "exhaustive"); `chain` must outlive it.
+/// Identifies a schedule: configs that mean the same schedule must hash
+/// equal, so that no schedule is scored or measured twice. Defaults to
+/// Config::hash.
+using ScheduleHash = std::function<uint64_t(const Config &)>;
+
+/// What a strategy searches. Every space has its chain; a program's space
+/// (an MLIR function's) also has the decision tree of its schedules, and,
+/// when a cost model can score the program, the model as an evaluator.
+/// Everything pointed to must outlive the strategy.
+struct SearchProblem {
+  const ChainOfTrees *chain = nullptr;
+  const DecisionTree *tree = nullptr;
+  Evaluator *model = nullptr;
+  ScheduleHash hash;
+};
+
+/// The knobs of the built-in strategies (each reads the ones it has).
+struct StrategyOptions {
+  uint64_t seed = 1;
+  /// Beam searches: partial schedules kept at each level.
+  unsigned beamWidth = 8;
+  /// Model-guided strategies: best predicted schedules measured.
+  unsigned topK = 8;
+  /// MCTS: nodes expanded.
+  unsigned mctsIterations = 200;
+  /// Model-guided strategies: see ExecutionStep.
+  bool modelCorrection = false;
+  bool diverseTopK = false;
+};
+
+/// One entry of the strategy registry.
+struct StrategyInfo {
+  const char *name;
+  /// One line for --help and error messages.
+  const char *summary;
+  /// Whether it walks a program's decision tree, and whether it needs the
+  /// cost model to do so.
+  bool needsTree = false, needsModel = false;
+  std::unique_ptr<Strategy> (*create)(const SearchProblem &problem,
+                                      const StrategyOptions &options);
+};
+
+/// Every built-in strategy, in the order to list them. Adding a strategy is
+/// one file with its factory and one entry here.
+llvm::ArrayRef<StrategyInfo> strategyRegistry();
+/// The registered names, in registry order.
+std::vector<std::string> strategyNames();
+/// The registry entry of `name`, or null.
+const StrategyInfo *findStrategy(llvm::StringRef name);
+
+/// The strategy `name` over `problem`. Fails, saying why, on an unknown
+/// name, on a tree strategy without a decision tree or a model-guided one
+/// without a model ("it needs a program"), and on exhaustive search of a
+/// space it cannot enumerate.
 llvm::Expected<std::unique_ptr<Strategy>>
-createStrategy(llvm::StringRef name, const ChainOfTrees &chain, uint64_t seed);
+createStrategy(llvm::StringRef name, const SearchProblem &problem,
+               const StrategyOptions &options);
 
 /// Limits of one tuning run; zero means unlimited (not both).
 struct Budget {
@@ -92,11 +155,14 @@ struct TuningResult {
   std::optional<Observation> best;  ///< Best ok observation.
   size_t evaluated = 0;             ///< Not counting cached ones.
   double seconds = 0;
+  /// The evaluator's fatal error, when it stopped the run.
+  std::optional<std::string> error;
 };
 
 /// Proposes, evaluates and observes in batches of `batch` until the budget
-/// is spent or the strategy has nothing more to propose. `progress`, when
-/// set, is called after every batch.
+/// is spent, the strategy has nothing more to propose, or the evaluator
+/// reports a fatal error (in `error`). `progress`, when set, is called after
+/// every batch. TuningSession (lib/Tuning) drives it for every tool.
 TuningResult
 runTuningLoop(Strategy &strategy, Evaluator &evaluator, const Budget &budget,
               size_t batch = 1,

@@ -133,8 +133,12 @@ TEST(Search, RandomIsReproducibleAndNeverRepeats) {
   llvm::Expected<ChainOfTrees> chain = ChainOfTrees::build(space);
   ASSERT_TRUE(bool(chain));
   auto run = [&](uint64_t seed) {
+    SearchProblem problem;
+    problem.chain = &*chain;
+    StrategyOptions options;
+    options.seed = seed;
     llvm::Expected<std::unique_ptr<Strategy>> s =
-        createStrategy("random", *chain, seed);
+        createStrategy("random", problem, options);
     EXPECT_TRUE(bool(s));
     std::vector<uint64_t> hashes;
     for (const Config &c : (*s)->propose(50))
@@ -155,7 +159,7 @@ TEST(Search, BeamWithTheModelScoresInBatchesAndFindsTheOptimum) {
   BeamSearchOptions options;
   options.width = 4;
   options.topK = 3;
-  std::unique_ptr<Strategy> beam = createBeamSearch(*tree, &model, options);
+  std::unique_ptr<Strategy> beam = createModelBeamSearch(*tree, model, options);
   FunctionEvaluator measure([&](const Config &c) { return trueSpeedup(space, c); });
   TuningResult result = runTuningLoop(*beam, measure, {100, 0}, 2);
   // One model batch for the root, then at most one per level.
@@ -187,7 +191,7 @@ TEST(Search, TopKExecutionRejectsTheModelsFavouriteWhenItMeasuresSlower) {
   BeamSearchOptions options;
   options.width = 8;
   options.topK = 8;
-  std::unique_ptr<Strategy> beam = createBeamSearch(*tree, &model, options);
+  std::unique_ptr<Strategy> beam = createModelBeamSearch(*tree, model, options);
   TuningResult result = runTuningLoop(*beam, measure, {100, 0}, 4);
   ASSERT_FALSE(result.history.empty());
   // The model's first choice is measured first, and loses to another of the
@@ -233,7 +237,7 @@ TEST(Search, TheExecutionStepLeavesAFamilyTheMeasurementsRefuted) {
     options.width = 8;
     options.topK = 6;
     options.correct = correct;
-    return createBeamSearch(*tree, &model, options);
+    return createModelBeamSearch(*tree, model, options);
   };
   auto mcts = [&](Evaluator &model, bool correct) {
     MonteCarloOptions options;
@@ -266,7 +270,7 @@ TEST(Search, BeamWithExecutionMeasuresEveryNodeOnce) {
   ASSERT_TRUE(bool(tree));
   BeamSearchOptions options;
   options.width = 2;
-  std::unique_ptr<Strategy> bse = createBeamSearch(*tree, nullptr, options);
+  std::unique_ptr<Strategy> bse = createExecutionBeamSearch(*tree, options);
   FunctionEvaluator measure([&](const Config &c) { return trueSpeedup(space, c); });
   TuningResult result = runTuningLoop(*bse, measure, {0, 60}, 3);
   EXPECT_EQ(result.history.size(), measure.evaluated);
@@ -297,6 +301,53 @@ TEST(Search, MonteCarloFindsAGoodScheduleAndIsReproducible) {
   auto [value, hashes] = run(5);
   EXPECT_GE(value, 20.0);
   EXPECT_EQ(run(5).second, hashes);
+}
+
+TEST(Search, TheRegistryBuildsEveryStrategyAndSaysWhatIsMissing) {
+  Space space = matmulSpace();
+  llvm::Expected<ChainOfTrees> chain = ChainOfTrees::build(space);
+  ASSERT_TRUE(bool(chain));
+  llvm::Expected<DecisionTree> tree = DecisionTree::build(space);
+  ASSERT_TRUE(bool(tree));
+  SearchProblem program;
+  program.chain = &*chain;
+  program.tree = &*tree;
+  SearchProblem userSpace;
+  userSpace.chain = &*chain;
+  EXPECT_EQ(strategyNames(), (std::vector<std::string>{
+                                 "random", "exhaustive", "beam", "beam-exec",
+                                 "mcts"}));
+  for (const StrategyInfo &info : strategyRegistry()) {
+    // A model of its own: each strategy scores the root once.
+    FunctionEvaluator model(
+        [&](const Config &c) { return trueSpeedup(space, c); });
+    program.model = &model;
+    llvm::Expected<std::unique_ptr<Strategy>> built =
+        createStrategy(info.name, program, {});
+    ASSERT_TRUE(bool(built)) << llvm::toString(built.takeError());
+    EXPECT_EQ((*built)->getName(), info.name);
+    EXPECT_FALSE((*built)->propose(1).empty()) << info.name;
+    // A user's space has no decision tree and no model.
+    llvm::Expected<std::unique_ptr<Strategy>> plain =
+        createStrategy(info.name, userSpace, {});
+    EXPECT_EQ(bool(plain), !info.needsTree) << info.name;
+    if (!plain)
+      EXPECT_NE(llvm::toString(plain.takeError()).find("program"),
+                std::string::npos);
+  }
+  program.model = nullptr;
+  SearchProblem noModel = program;
+  llvm::Expected<std::unique_ptr<Strategy>> mcts =
+      createStrategy("mcts", noModel, {});
+  ASSERT_FALSE(bool(mcts));
+  EXPECT_NE(llvm::toString(mcts.takeError()).find("needs a cost model"),
+            std::string::npos);
+  llvm::Expected<std::unique_ptr<Strategy>> unknown =
+      createStrategy("annealing", program, {});
+  ASSERT_FALSE(bool(unknown));
+  EXPECT_EQ(llvm::toString(unknown.takeError()),
+            "unknown search strategy 'annealing' (known: random, exhaustive, "
+            "beam, beam-exec, mcts)");
 }
 
 } // namespace

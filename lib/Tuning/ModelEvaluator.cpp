@@ -1,6 +1,6 @@
 //===- ModelEvaluator.cpp - The cost model as an Evaluator ----------------===//
 
-#include "tuner/Search/ModelEvaluator.h"
+#include "tuner/Tuning/ModelEvaluator.h"
 
 using namespace tuner;
 

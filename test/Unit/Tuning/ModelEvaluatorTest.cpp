@@ -1,6 +1,6 @@
 //===- ModelEvaluatorTest.cpp - The cost model as an Evaluator ------------===//
 
-#include "tuner/Search/ModelEvaluator.h"
+#include "tuner/Tuning/ModelEvaluator.h"
 
 #include "../CostModel/TestPrograms.h"
 

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TUNER_SEARCH_MODELEVALUATOR_H
-#define TUNER_SEARCH_MODELEVALUATOR_H
+#ifndef TUNER_TUNING_MODELEVALUATOR_H
+#define TUNER_TUNING_MODELEVALUATOR_H
 
 #include "tuner/CostModel/CostModel.h"
 #include "tuner/Search/Strategy.h"
@@ -41,4 +41,4 @@ private:
 
 } // namespace tuner
 
-#endif // TUNER_SEARCH_MODELEVALUATOR_H
+#endif // TUNER_TUNING_MODELEVALUATOR_H

@@ -1,0 +1,88 @@
+//===- ProgramSearch.cpp - The search problem of a program's space --------===//
+
+#include "tuner/Tuning/ProgramSearch.h"
+#include "tuner/Schedule/SchedulePlan.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace tuner;
+
+llvm::Expected<std::unique_ptr<ProgramSearch>>
+ProgramSearch::create(const ProgramTree &tree, const Space &space,
+                      llvm::StringRef strategy, llvm::StringRef modelPath,
+                      llvm::StringRef defaultModelPath) {
+  const StrategyInfo *info = findStrategy(strategy);
+  if (!info)
+    return llvm::createStringError(
+        "unknown strategy '" + strategy +
+        "' (known: " + llvm::join(strategyNames(), ", ") + ")");
+  llvm::Expected<ChainOfTrees> chain = ChainOfTrees::build(space);
+  if (!chain)
+    return llvm::createStringError("cannot enumerate the search space: " +
+                                   llvm::toString(chain.takeError()));
+  std::unique_ptr<ProgramSearch> search(
+      new ProgramSearch(tree, space, std::move(*chain)));
+  search->strategy = strategy.str();
+  if (!info->needsTree)
+    return std::move(search);
+
+  llvm::Expected<DecisionTree> decisions = DecisionTree::build(space);
+  if (!decisions)
+    return llvm::createStringError("cannot build the search tree: " +
+                                   llvm::toString(decisions.takeError()));
+  search->decisions.emplace(std::move(*decisions));
+  if (!info->needsModel)
+    return std::move(search);
+
+  std::string path = modelPath.empty() ? defaultModelPath.str()
+                                       : modelPath.str();
+  llvm::Expected<std::optional<CostModel>> loaded =
+      modelPath.empty()
+          ? CostModel::loadIfExists(path)
+          : llvm::Expected<std::optional<CostModel>>(CostModel::load(path));
+  if (!loaded)
+    return llvm::createStringError("cannot use the cost model: " +
+                                   llvm::toString(loaded.takeError()));
+  if (!*loaded) {
+    search->fallbackReason = "no cost model at '" + path + "'";
+  } else {
+    search->costModel.emplace(std::move(**loaded));
+    llvm::Expected<CostModel::ProgramPredictor> predictor =
+        search->costModel->forProgram(tree, space);
+    if (predictor) {
+      search->model = std::make_unique<ModelEvaluator>(std::move(*predictor));
+      return std::move(search);
+    }
+    // E.g. more loop levels or accesses than the feature layout holds.
+    search->fallbackReason = "the cost model cannot score this function (" +
+                             llvm::toString(predictor.takeError()) + ")";
+    search->costModel.reset();
+  }
+  search->strategy = "beam-exec";
+  return std::move(search);
+}
+
+SearchProblem ProgramSearch::problem() const {
+  SearchProblem problem;
+  problem.chain = &chain;
+  problem.tree = decisions ? &*decisions : nullptr;
+  problem.model = model.get();
+  // Configs that mean the same schedule are scored and measured once.
+  const ProgramTree *programTree = &tree;
+  const Space *programSpace = &space;
+  problem.hash = [programTree, programSpace](const Config &config) {
+    llvm::Expected<SchedulePlan> plan =
+        planSchedule(*programTree, *programSpace, config);
+    if (!plan) {
+      llvm::consumeError(plan.takeError());
+      return config.hash();
+    }
+    return plan->hash();
+  };
+  return problem;
+}
+
+llvm::Expected<std::unique_ptr<Strategy>>
+ProgramSearch::createStrategy(const StrategyOptions &options) const {
+  return tuner::createStrategy(strategy, problem(), options);
+}
