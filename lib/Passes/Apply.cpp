@@ -118,8 +118,9 @@ LogicalResult TunerApplyPass::applyKnobs(const llvm::json::Value &json) {
                        << "': " << message;
     return failure();
   }
+  // Parsed unverified: spaceFromKnobs verifies it after reading its knobs.
   FailureOr<OwningOpRef<ModuleOp>> script = parseTransformScript(
-      module.getContext(), buffer->getBuffer(), knobsScript);
+      module.getContext(), buffer->getBuffer(), knobsScript, /*verify=*/false);
   if (failed(script)) {
     module.emitError() << "cannot parse the knobs script '" << knobsScript
                        << "'";
@@ -139,6 +140,24 @@ LogicalResult TunerApplyPass::applyKnobs(const llvm::json::Value &json) {
   FailureOr<Space> space = spaceFromKnobs(script->get(), extraConstraints);
   if (failed(space))
     return failure();
+  if (!spaceFile.empty()) {
+    // A saved space of the same knobs, with its own constraints, checks the
+    // config instead.
+    llvm::Expected<Space> fromFile = Space::readFile(spaceFile);
+    if (!fromFile) {
+      emitError(module, "cannot read the space '" + spaceFile + "'",
+                fromFile.takeError());
+      return failure();
+    }
+    if (llvm::Error err = checkMatchesKnobs(*fromFile, *space)) {
+      emitError(module,
+                "the space '" + spaceFile + "' does not match the knobs of '" +
+                    knobsScript + "'",
+                std::move(err));
+      return failure();
+    }
+    space = std::move(*fromFile);
+  }
   FailureOr<Config> parsed = readConfig(module, *space, json);
   if (failed(parsed))
     return failure();
@@ -160,6 +179,12 @@ void TunerApplyPass::runOnOperation() {
   if (config.empty()) {
     module.emitError()
         << "tuner-apply needs a config: --tuner-apply=\"config=<file.json>\"";
+    return signalPassFailure();
+  }
+  if (!constraints.empty() && (knobsScript.empty() || !spaceFile.empty())) {
+    module.emitError() << "the 'constraints' option only applies with "
+                          "'knobs-script' and without 'space' (a space file "
+                          "states its own constraints)";
     return signalPassFailure();
   }
   llvm::Expected<llvm::json::Value> json = readJSONFile(config);

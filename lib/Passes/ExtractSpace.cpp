@@ -81,8 +81,10 @@ FailureOr<Space> TunerExtractSpacePass::spaceFromUserScript() {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &scriptContext);
-  OwningOpRef<ModuleOp> script =
-      parseSourceFile<ModuleOp>(sourceMgr, &scriptContext);
+  // spaceFromKnobs verifies the script after reading its knobs, so that a
+  // knob's own errors name the knob.
+  OwningOpRef<ModuleOp> script = parseSourceFile<ModuleOp>(
+      sourceMgr, ParserConfig(&scriptContext, /*verifyAfterParse=*/false));
   if (!script)
     return module.emitError()
            << "cannot parse the transform script '" << fromKnobs << "'";
@@ -98,6 +100,9 @@ void TunerExtractSpacePass::runOnOperation() {
   }
 
   Space space;
+  // Where errors about the space go: the function it belongs to, or the
+  // module for a user's script.
+  Operation *spaceOwner = module;
   if (!fromKnobs.empty()) {
     FailureOr<Space> fromScript = spaceFromUserScript();
     if (failed(fromScript))
@@ -109,12 +114,13 @@ void TunerExtractSpacePass::runOnOperation() {
     if (failed(tunable))
       return signalPassFailure();
     space = std::move(tunable->space);
+    spaceOwner = tunable->func;
   }
 
-  // The size of the space, exactly, as a remark users can read.
+  // The size of the space, exactly; an empty space is an error.
   llvm::Expected<ChainOfTrees> chain = ChainOfTrees::build(space);
   if (!chain) {
-    emitError(module, "cannot enumerate the space", chain.takeError());
+    emitError(spaceOwner, "cannot enumerate the space", chain.takeError());
     return signalPassFailure();
   }
   space.attributes["size"] = chain->countString();

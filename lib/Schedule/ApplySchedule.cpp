@@ -32,10 +32,10 @@ static void loadScheduleDialects(MLIRContext *context) {
 
 FailureOr<OwningOpRef<ModuleOp>>
 tuner::parseTransformScript(MLIRContext *context, llvm::StringRef script,
-                            llvm::StringRef sourceName) {
+                            llvm::StringRef sourceName, bool verify) {
   loadScheduleDialects(context);
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(script, ParserConfig(context), sourceName);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+      script, ParserConfig(context, /*verifyAfterParse=*/verify), sourceName);
   if (!module)
     return failure();
   return module;

@@ -112,6 +112,24 @@ struct ChainOfTrees::Tree {
 };
 
 namespace {
+/// "{'a', 'b'}": the names of parameters.
+std::string describeParameters(const Space &space,
+                               const std::vector<size_t> &params) {
+  std::vector<std::string> names;
+  for (size_t p : params)
+    names.push_back("'" + space[p].name + "'");
+  return "{" + llvm::join(names, ", ") + "}";
+}
+
+/// "'a > 1', 'a < b'": the texts of constraints of the space, quoted.
+std::string quoteConstraints(const Space &space,
+                             const std::vector<size_t> &constraints) {
+  std::vector<std::string> texts;
+  for (size_t c : constraints)
+    texts.push_back("'" + space.getConstraints()[c].getText() + "'");
+  return llvm::join(texts, ", ");
+}
+
 /// Union-find over parameter indices.
 class UnionFind {
 public:
@@ -249,10 +267,7 @@ public:
 
 private:
   std::string describeGroup() const {
-    std::vector<std::string> names;
-    for (size_t p : tree.params)
-      names.push_back("'" + space[p].name + "'");
-    return "{" + llvm::join(names, ", ") + "}";
+    return describeParameters(space, tree.params);
   }
 
   /// Expands node `index` at `level`; false when the node budget runs out.
@@ -405,13 +420,13 @@ Expected<ChainOfTrees> ChainOfTrees::build(const Space &input,
   }
 
   UnionFind unionFind(n);
-  std::vector<size_t> treeConstraints;
+  std::vector<size_t> treeConstraints, falseConstants;
   const std::vector<Constraint> &constraints = space.getConstraints();
   for (size_t c = 0; c < constraints.size(); ++c) {
     const std::vector<size_t> &reads = constraints[c].getParameters();
     if (reads.empty()) {
       if (!constraints[c].evaluate(std::vector<ParamValue>()))
-        chain.alwaysEmpty = true;
+        falseConstants.push_back(c);
       continue;
     }
     if (llvm::any_of(reads, [&](size_t p) { return isReal[p]; })) {
@@ -422,6 +437,13 @@ Expected<ChainOfTrees> ChainOfTrees::build(const Space &input,
     for (size_t p : reads)
       unionFind.unite(reads.front(), p);
   }
+
+  if (!falseConstants.empty())
+    return makeError(llvm::formatv(
+        "the space has no feasible config: {0} {1} {2} always false",
+        falseConstants.size() == 1 ? "the constraint" : "the constraints",
+        quoteConstraints(space, falseConstants),
+        falseConstants.size() == 1 ? "is" : "are"));
 
   // Groups in order of their smallest parameter (the union-find root).
   std::vector<int64_t> groupOfRoot(n, -1);
@@ -465,6 +487,11 @@ Expected<ChainOfTrees> ChainOfTrees::build(const Space &input,
           return std::move(error);
         chain.exact = false;
       }
+      if (tree->leafCount() == 0)
+        return makeError(llvm::formatv(
+            "the space has no feasible config: no values of {0} satisfy {1}",
+            describeParameters(space, members[g]),
+            quoteConstraints(space, groupConstraints[g])));
     }
     chain.groups.push_back(tree->params);
     chain.trees.push_back(std::move(tree));
@@ -473,7 +500,7 @@ Expected<ChainOfTrees> ChainOfTrees::build(const Space &input,
 }
 
 APInt ChainOfTrees::count() const {
-  APInt result(64, alwaysEmpty ? 0 : 1);
+  APInt result(64, 1);
   for (const auto &tree : trees) {
     APInt factor(64, tree->leafCount());
     unsigned width = std::max(64u, result.getActiveBits() + 64);
@@ -484,9 +511,6 @@ APInt ChainOfTrees::count() const {
 }
 
 std::string ChainOfTrees::countString() const {
-  APInt total = count();
-  if (total.isZero())
-    return "0";
   if (hasRealParameters())
     return "infinite";
   if (!exact) {
@@ -497,17 +521,13 @@ std::string ChainOfTrees::countString() const {
     return llvm::formatv("~{0:E2} (estimated)", estimate).str();
   }
   llvm::SmallString<64> text;
-  total.toStringUnsigned(text, 10);
+  count().toStringUnsigned(text, 10);
   return std::string(text);
 }
 
 bool ChainOfTrees::hasRealParameters() const { return !realParameters.empty(); }
 
 Expected<Config> ChainOfTrees::sample(std::mt19937_64 &rng) const {
-  if (alwaysEmpty || llvm::any_of(trees, [](const auto &tree) {
-        return tree->leafCount() == 0;
-      }))
-    return makeError("cannot sample: the space has no feasible config");
   const Space &s = *space;
   const int maxAttempts = realConstraints.empty() ? 1 : 10000;
   std::vector<ParamValue> values(s.size());
@@ -558,7 +578,7 @@ Config ChainOfTrees::at(const APInt &index) const {
 
 bool ChainOfTrees::contains(const Config &config) const {
   const Space &s = *space;
-  if (alwaysEmpty || config.size() != s.size())
+  if (config.size() != s.size())
     return false;
   for (size_t p = 0; p < s.size(); ++p)
     if (!s[p].contains(config[p]))

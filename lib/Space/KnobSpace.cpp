@@ -9,8 +9,12 @@
 #include "mlir/Dialect/Transform/TuneExtension/TuneExtensionOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Verifier.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace tuner;
@@ -32,6 +36,29 @@ struct KnobOptions {
   /// parameter's canonical order.
   std::vector<std::pair<ParamValue, Attribute>> attributes;
 };
+
+/// Whether sorted distinct `values` form a geometric progression: at least
+/// three positive numbers, each the previous one times the same ratio (exact
+/// for integers, within a relative 1e-6 for reals).
+bool isGeometric(const std::vector<ParamValue> &values) {
+  if (values.size() < 3 || values.front().asNumber() <= 0)
+    return false;
+  if (values.front().isInteger()) {
+    // v[i] / v[i-1] == v[1] / v[0], without rounding.
+    __int128 first = values[0].getInteger(), second = values[1].getInteger();
+    for (size_t i = 2; i < values.size(); ++i)
+      if (__int128(values[i].getInteger()) * first !=
+          __int128(values[i - 1].getInteger()) * second)
+        return false;
+    return true;
+  }
+  double ratio = values[1].getReal() / values[0].getReal();
+  for (size_t i = 2; i < values.size(); ++i)
+    if (std::abs(values[i].getReal() / values[i - 1].getReal() - ratio) >
+        1e-6 * ratio)
+      return false;
+  return true;
+}
 
 std::optional<ParamValue::Permutation> asPermutation(Attribute attr) {
   SmallVector<int64_t> elements;
@@ -138,7 +165,8 @@ FailureOr<KnobOptions> interpretOptions(Operation *op, StringRef name,
       op->emitError() << "knob '" << name << "': options repeat a value";
       return failure();
     }
-    result.parameter = Parameter::ordinal(name.str(), values);
+    result.parameter =
+        Parameter::ordinal(name.str(), values, isGeometric(values));
   }
   result.parameter.attributes["role"] = "knob";
   return result;
@@ -149,11 +177,52 @@ FailureOr<KnobOptions> interpretOptions(Operation *op, StringRef name,
 FailureOr<Space>
 tuner::spaceFromKnobs(Operation *script,
                       llvm::ArrayRef<std::string> extraConstraints) {
-  Space space;
-  // Parameters by name, with the options they were declared with, so that
-  // several knobs of one name share a parameter only if they agree.
-  llvm::StringMap<Attribute> declared;
+  // Parameters in order of declaration. Several knobs of one name share a
+  // parameter only if they declare the same options (or region count) and no
+  // two of them select different values.
+  std::vector<Parameter> parameters;
+  llvm::StringMap<std::pair<size_t, Attribute>> declared;
   std::vector<std::string> constraints;
+  // Registers the parameter `name` declared by `op` with `signature`; fails
+  // (with an error at `op`) on a conflicting earlier declaration.
+  // `makeParameter` is called for the first declaration only.
+  auto declare = [&](Operation *op, StringRef what, StringRef name,
+                     Attribute signature, StringRef difference,
+                     llvm::function_ref<FailureOr<Parameter>()> makeParameter)
+      -> FailureOr<Parameter *> {
+    auto [it, inserted] =
+        declared.try_emplace(name, parameters.size(), signature);
+    if (!inserted) {
+      if (it->second.second != signature) {
+        op->emitError() << what << " '" << name << "' "
+                        << (what == "knob" ? "is" : "are")
+                        << " declared twice with " << difference;
+        return failure();
+      }
+      return &parameters[it->second.first];
+    }
+    FailureOr<Parameter> parameter = makeParameter();
+    if (failed(parameter))
+      return failure();
+    parameters.push_back(std::move(*parameter));
+    return &parameters.back();
+  };
+  // Makes `value` (selected by `op`) the default of `parameter`; fails if an
+  // earlier declaration selected another value.
+  auto setDefault = [&](Operation *op, StringRef what, Parameter &parameter,
+                        ParamValue value) -> LogicalResult {
+    if (parameter.defaultValue && *parameter.defaultValue != value) {
+      op->emitError() << what << " '" << parameter.name << "' "
+                      << (what == "knob" ? "is" : "are")
+                      << " declared twice with different selected values ("
+                      << parameter.defaultValue->str() << " and " << value.str()
+                      << ")";
+      return failure();
+    }
+    parameter.defaultValue = std::move(value);
+    return success();
+  };
+
   WalkResult walk = script->walk([&](Operation *op) -> WalkResult {
     if (auto list = op->getAttrOfType<ArrayAttr>(kConstraintsAttr)) {
       for (Attribute entry : list) {
@@ -167,56 +236,100 @@ tuner::spaceFromKnobs(Operation *script,
       }
     }
     if (auto knob = dyn_cast<tune::KnobOp>(op)) {
-      StringRef name = knob.getName();
-      auto [it, inserted] = declared.try_emplace(name, knob.getOptions());
-      if (!inserted) {
-        if (it->second != knob.getOptions()) {
-          knob.emitError() << "knob '" << name
-                           << "' is declared twice with different options";
-          return WalkResult::interrupt();
-        }
+      // The script may not be verified yet: a knob without a name is left
+      // to the verifier.
+      if (!knob.getNameAttr())
         return WalkResult::advance();
-      }
-      FailureOr<KnobOptions> options =
-          interpretOptions(knob, name, knob.getOptions());
-      if (failed(options))
+      StringRef name = knob.getName();
+      std::optional<KnobOptions> options;
+      FailureOr<Parameter *> parameter =
+          declare(knob, "knob", name, knob.getOptions(), "different options",
+                  [&]() -> FailureOr<Parameter> {
+                    FailureOr<KnobOptions> interpreted =
+                        interpretOptions(knob, name, knob.getOptions());
+                    if (failed(interpreted))
+                      return failure();
+                    options = std::move(*interpreted);
+                    return options->parameter;
+                  });
+      if (failed(parameter))
         return WalkResult::interrupt();
-      if (llvm::Error err = space.addParameter(options->parameter)) {
-        knob.emitError() << llvm::toString(std::move(err));
+      Attribute selected = knob.getSelectedAttr();
+      if (!selected)
+        return WalkResult::advance();
+      if (!options) {
+        // A later declaration: its options equal the first one's.
+        FailureOr<KnobOptions> interpreted =
+            interpretOptions(knob, name, knob.getOptions());
+        if (failed(interpreted))
+          return WalkResult::interrupt();
+        options = std::move(*interpreted);
+      }
+      // Like the op's verifier, compare attributes (types included).
+      auto entry = llvm::find_if(options->attributes, [&](const auto &pair) {
+        return pair.second == selected;
+      });
+      if (entry == options->attributes.end()) {
+        knob.emitError() << "knob '" << name << "': selected value " << selected
+                         << " is not one of its options " << knob.getOptions();
         return WalkResult::interrupt();
       }
+      if (failed(setDefault(knob, "knob", **parameter, entry->first)))
+        return WalkResult::interrupt();
     } else if (auto alternatives = dyn_cast<tune::AlternativesOp>(op)) {
+      if (!alternatives.getNameAttr())
+        return WalkResult::advance();
       StringRef name = alternatives.getName();
       int64_t regions = alternatives->getNumRegions();
       Attribute signature =
           IntegerAttr::get(IntegerType::get(op->getContext(), 64), regions);
-      auto [it, inserted] = declared.try_emplace(name, signature);
-      if (!inserted) {
-        if (it->second != signature) {
-          alternatives.emitError()
-              << "alternatives '" << name
-              << "' are declared twice with different region counts";
-          return WalkResult::interrupt();
-        }
+      FailureOr<Parameter *> parameter =
+          declare(alternatives, "alternatives", name, signature,
+                  "different region counts", [&]() -> FailureOr<Parameter> {
+                    Parameter result =
+                        Parameter::integer(name.str(), 0, regions - 1);
+                    result.attributes["role"] = "alternatives";
+                    result.description = "index of the selected region";
+                    return result;
+                  });
+      if (failed(parameter))
+        return WalkResult::interrupt();
+      // A region selected by a param is chosen at run time: no default.
+      std::optional<llvm::APInt> selected =
+          alternatives.getSelectedRegionAttr();
+      if (!selected)
         return WalkResult::advance();
-      }
-      Parameter parameter = Parameter::integer(name.str(), 0, regions - 1);
-      parameter.attributes["role"] = "alternatives";
-      parameter.description = "index of the selected region";
-      if (llvm::Error err = space.addParameter(std::move(parameter))) {
-        alternatives.emitError() << llvm::toString(std::move(err));
+      if (selected->getBitWidth() > 64 || selected->isNegative() ||
+          selected->getSExtValue() >= regions) {
+        alternatives.emitError()
+            << "alternatives '" << name << "': selected region "
+            << llvm::toString(*selected, 10, /*Signed=*/true)
+            << " is not one of its " << regions << " regions (0 to "
+            << regions - 1 << ")";
         return WalkResult::interrupt();
       }
+      if (failed(setDefault(alternatives, "alternatives", **parameter,
+                            ParamValue::integer(selected->getSExtValue()))))
+        return WalkResult::interrupt();
     }
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
     return failure();
-  if (space.size() == 0) {
+  // The knobs read, the rest of the script must be valid too.
+  if (failed(mlir::verify(script)))
+    return failure();
+  if (parameters.empty()) {
     script->emitError() << "the script has no transform.tune.knob or "
                            "transform.tune.alternatives op: nothing to tune";
     return failure();
   }
+  Space space;
+  for (Parameter &parameter : parameters)
+    if (llvm::Error err = space.addParameter(std::move(parameter))) {
+      script->emitError() << llvm::toString(std::move(err));
+      return failure();
+    }
   constraints.insert(constraints.end(), extraConstraints.begin(),
                      extraConstraints.end());
   for (const std::string &constraint : constraints)
@@ -226,6 +339,30 @@ tuner::spaceFromKnobs(Operation *script,
     }
   space.attributes["source"] = "transform.tune.knob";
   return space;
+}
+
+llvm::Error tuner::checkMatchesKnobs(const Space &space, const Space &knobs) {
+  for (const Parameter &knob : knobs.getParameters()) {
+    std::optional<size_t> index = space.indexOf(knob.name);
+    if (!index)
+      return llvm::createStringError("knob '" + knob.name +
+                                     "' is not a parameter of the space");
+    const Parameter &parameter = space[*index];
+    if (parameter.kind != knob.kind)
+      return llvm::createStringError(
+          "parameter '" + knob.name + "' is " +
+          stringifyParamKind(parameter.kind) + " in the space but " +
+          stringifyParamKind(knob.kind) + " in the knobs");
+    if (!parameter.sameDomain(knob))
+      return llvm::createStringError(
+          "parameter '" + knob.name + "' is " + parameter.describeDomain() +
+          " in the space but " + knob.describeDomain() + " in the knobs");
+  }
+  for (const Parameter &parameter : space.getParameters())
+    if (!knobs.indexOf(parameter.name))
+      return llvm::createStringError("parameter '" + parameter.name +
+                                     "' of the space is not a knob");
+  return llvm::Error::success();
 }
 
 llvm::Error tuner::selectKnobs(Operation *script, const Space &space,

@@ -358,34 +358,66 @@ static Error checkValueOf(const Parameter &p, const ParamValue &value,
                                    p.name, what, value.str(), describeType(p)));
   if (p.contains(value))
     return Error::success();
-  std::string domain;
-  switch (p.kind) {
+  return makeError(llvm::formatv("parameter '{0}': {1} {2} is not {3}", p.name,
+                                 what, value.str(), p.describeDomain()));
+}
+
+std::string Parameter::describeDomain() const {
+  switch (kind) {
   case ParamKind::Ordinal:
   case ParamKind::Categorical:
-    domain = "one of " + joinValues(p.values);
-    break;
+    return "one of " + joinValues(values);
   case ParamKind::Integer:
-    domain = llvm::formatv("in [{0}, {1}]", lowerInt(p), upperInt(p));
-    break;
+    return llvm::formatv("in [{0}, {1}]", lowerInt(*this), upperInt(*this));
   case ParamKind::Real:
-    domain = llvm::formatv("in [{0}, {1}]", formatReal(p.lower),
-                           formatReal(p.upper));
-    break;
+    return llvm::formatv("in [{0}, {1}]", formatReal(lower), formatReal(upper));
   case ParamKind::Boolean:
-    llvm_unreachable("every boolean is in the domain");
-  case ParamKind::Permutation:
-    if (p.allowedPermutations.empty()) {
-      domain = llvm::formatv("a permutation of 0..{0}", p.permutationSize - 1);
-    } else {
-      std::vector<ParamValue> allowed;
-      for (const ParamValue::Permutation &perm : p.allowedPermutations)
-        allowed.push_back(ParamValue::permutation(perm));
-      domain = "one of the allowed permutations " + joinValues(allowed);
-    }
-    break;
+    return "false or true";
+  case ParamKind::Permutation: {
+    if (allowedPermutations.empty())
+      return llvm::formatv("a permutation of 0..{0}", permutationSize - 1);
+    std::vector<ParamValue> allowed;
+    for (const ParamValue::Permutation &perm : allowedPermutations)
+      allowed.push_back(ParamValue::permutation(perm));
+    return "one of the allowed permutations " + joinValues(allowed);
   }
-  return makeError(llvm::formatv("parameter '{0}': {1} {2} is not {3}", p.name,
-                                 what, value.str(), domain));
+  }
+  llvm_unreachable("unknown ParamKind");
+}
+
+bool Parameter::sameDomain(const Parameter &other) const {
+  if (kind != other.kind)
+    return false;
+  switch (kind) {
+  case ParamKind::Ordinal:
+    // Both sorted (validated by Space::addParameter).
+    return values == other.values;
+  case ParamKind::Categorical: {
+    std::vector<ParamValue> mine(values), theirs(other.values);
+    llvm::sort(mine);
+    llvm::sort(theirs);
+    return mine == theirs;
+  }
+  case ParamKind::Integer:
+  case ParamKind::Real:
+    return lower == other.lower && upper == other.upper;
+  case ParamKind::Boolean:
+    return true;
+  case ParamKind::Permutation: {
+    if (permutationSize != other.permutationSize ||
+        domainSize() != other.domainSize())
+      return false;
+    // Equal sizes: the domains are equal if one's listed permutations all
+    // belong to the other (both unlisted: all n! of them).
+    const Parameter &listed = allowedPermutations.empty() ? other : *this;
+    const Parameter &checked = &listed == this ? other : *this;
+    return llvm::all_of(
+        listed.allowedPermutations, [&](const ParamValue::Permutation &perm) {
+          return checked.contains(ParamValue::permutation(perm));
+        });
+  }
+  }
+  llvm_unreachable("unknown ParamKind");
 }
 
 Error Parameter::checkValue(const ParamValue &value) const {

@@ -81,7 +81,10 @@ def TunerApply : Pass<"tuner-apply", "mlir::ModuleOp"> {
 
     With `knobs-script`, the user's script is applied instead, each of its
     `transform.tune.knob` ops set from the config (its space is the one its
-    knobs declare, plus `constraints`).
+    knobs declare, plus `constraints`). With `knobs-script` and `space`, the
+    space file (e.g. saved by `--tuner-extract-space` with `from-knobs`) must
+    declare the knobs' parameters (same names, kinds and domains) and checks
+    the config instead, with its own defaults and constraints.
   }];
   let options = [
     Option<"config", "config", "std::string", /*default=*/"\"\"",
@@ -89,7 +92,8 @@ def TunerApply : Pass<"tuner-apply", "mlir::ModuleOp"> {
            "takes its default)">,
     Option<"spaceFile", "space", "std::string", /*default=*/"\"\"",
            "JSON file of the space the config belongs to (default: the "
-           "function's space built with the default options)">,
+           "function's space built with the default options; with "
+           "knobs-script: the space the knobs declare)">,
     Option<"functionName", "function", "std::string", /*default=*/"\"\"",
            "Function to transform (default: the only one with loop nests)">,
     Option<"scheduleOutput", "schedule-output", "std::string",
@@ -99,7 +103,8 @@ def TunerApply : Pass<"tuner-apply", "mlir::ModuleOp"> {
            "Apply this user script, its transform.tune.knob ops set from "
            "the config, instead of a generated schedule">,
     Option<"constraints", "constraints", "std::string", /*default=*/"\"\"",
-           "With knobs-script: JSON file holding a list of constraints">,
+           "With knobs-script and no space file: JSON file holding a list "
+           "of constraints">,
     Option<"target", "target", "std::string", /*default=*/"\"host\"",
            "Target: 'host' or a target description JSON file">,
   ];

@@ -24,9 +24,12 @@ void registerScheduleDialects(mlir::DialectRegistry &registry);
 
 /// Parses `script` in `context` (loading what registerScheduleDialects
 /// registers). Parse errors are reported as diagnostics in `sourceName`.
+/// With `verify` false the script is not verified: the caller must verify it
+/// (e.g. through spaceFromKnobs) before using it.
 mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
 parseTransformScript(mlir::MLIRContext *context, llvm::StringRef script,
-                     llvm::StringRef sourceName = "<transform script>");
+                     llvm::StringRef sourceName = "<transform script>",
+                     bool verify = true);
 
 /// Applies the named sequence @__transform_main of `script` to `payload`
 /// (whose context must be `script`'s). The payload is transformed on a copy:

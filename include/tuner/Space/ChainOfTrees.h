@@ -39,30 +39,35 @@ public:
   /// Builds the chain. Real parameters never enter a tree: they are sampled
   /// independently (uniformly, or log-uniformly with log scale), and
   /// constraints that read a real parameter are enforced by rejection when
-  /// sampling. A constraint that reads no parameter and is false empties the
-  /// space. An unconstrained discrete parameter is a tree of its own that is
-  /// never materialized, so its domain may be huge.
+  /// sampling. An unconstrained discrete parameter is a tree of its own that
+  /// is never materialized, so its domain may be huge.
+  ///
+  /// A space without feasible configs is an error: "the space has no
+  /// feasible config: " followed by the constraints that leave nothing, i.e.
+  /// the constraints reading no parameter that are false, or the group of
+  /// parameters whose tree is empty and the constraints of that group, quoted.
+  /// (Constraints that read a real parameter are not decided here: see
+  /// sample.)
   static llvm::Expected<ChainOfTrees> build(const Space &space,
                                             Options options);
   static llvm::Expected<ChainOfTrees> build(const Space &space) {
     return build(space, Options());
   }
 
-  /// Exact number of feasible configs (unsigned, as wide as needed and at
-  /// least 64 bits). With real parameters: the number of feasible
+  /// Exact number of feasible configs, at least 1 (unsigned, as wide as
+  /// needed and at least 64 bits). With real parameters: the number of feasible
   /// assignments of the discrete parameters, ignoring constraints that read a
   /// real (see hasRealParameters).
   llvm::APInt count() const;
-  /// count() in decimal, or "infinite" with real parameters (unless the
-  /// discrete part is already empty: "0").
+  /// count() in decimal, or "infinite" with real parameters.
   std::string countString() const;
   bool hasRealParameters() const;
   /// False when some group was too large to enumerate (see Options).
   bool isExact() const;
 
   /// Uniform sample over the feasible configs. Returns an error only when
-  /// the space is empty or rejection for real-valued constraints fails
-  /// 10000 times in a row.
+  /// rejection fails: for real-valued constraints 10000 times in a row, or
+  /// within a group too large to enumerate.
   llvm::Expected<Config> sample(std::mt19937_64 &rng) const;
   /// The index-th feasible config in a fixed order (mixed radix over the
   /// trees, the first tree most significant); index < count() (any bit
@@ -90,7 +95,6 @@ private:
   std::vector<size_t> realParameters;
   std::vector<size_t> realConstraints; ///< Constraints reading a real.
   bool exact = true;
-  bool alwaysEmpty = false;            ///< A constant constraint is false.
 };
 
 } // namespace tuner

@@ -24,14 +24,28 @@ namespace tuner {
 void registerKnobDialects(mlir::DialectRegistry &registry);
 
 /// The space of the knobs in `script`: one parameter per distinct knob name
-/// (ordinal for sorted numbers, categorical for strings, boolean for
+/// (ordinal for sorted numbers, log scale when they form a geometric
+/// progression such as 1, 2, 4, 8; categorical for strings, boolean for
 /// [false, true], permutation for arrays that permute 0..n-1) and one integer
-/// parameter per alternatives op (the region index). Constraints come from
-/// the `tuner.constraints` string array on any op of the script plus
-/// `extraConstraints`. Unsupported knobs get a diagnostic at the knob.
+/// parameter per alternatives op (the region index). A knob's `selected`
+/// value (an alternatives op's selected region) is its parameter's default.
+/// Constraints come from the `tuner.constraints` string array on any op of
+/// the script plus `extraConstraints`. Unsupported knobs, a selected value
+/// that is not one of the options and a selected region out of range get a
+/// diagnostic at the op naming the knob and the value.
+///
+/// `script` need not be verified: the knobs are read first (so that their
+/// errors name the knob), then the whole script is verified.
 mlir::FailureOr<Space>
 spaceFromKnobs(mlir::Operation *script,
                llvm::ArrayRef<std::string> extraConstraints = {});
+
+/// Checks that `space` (e.g. read from a file) declares the parameters of
+/// `knobs` (a space from spaceFromKnobs): the same names, in any order, each
+/// of the same kind and domain. Defaults, scales, descriptions and
+/// constraints may differ. The error names the first parameter that differs
+/// and how.
+llvm::Error checkMatchesKnobs(const Space &space, const Space &knobs);
 
 /// Sets every knob's `selected` attribute (and every alternatives op's
 /// selected region) from `config`, a config of spaceFromKnobs(script).

@@ -153,6 +153,13 @@ struct Parameter {
   std::optional<uint64_t> indexOf(const ParamValue &value) const;
   /// Value used when none is given: defaultValue, else the first value.
   ParamValue fallbackValue() const;
+  /// The domain in words: "one of [1, 2, 4]", "in [0, 3]", "false or true",
+  /// "a permutation of 0..2", "one of the allowed permutations [...]".
+  std::string describeDomain() const;
+  /// Whether `other` has this parameter's kind and the same set of values
+  /// (in any order; an integer ordinal never equals a real one). Names,
+  /// scales, defaults, descriptions and attributes are not compared.
+  bool sameDomain(const Parameter &other) const;
 };
 
 class Space;

@@ -270,12 +270,22 @@ Space randomSpace(std::mt19937_64 &rng) {
 
 TEST(ChainOfTrees, RandomSpacesMatchBruteForce) {
   std::mt19937_64 rng(20240611);
-  unsigned sampled = 0;
+  unsigned sampled = 0, emptySpaces = 0;
   for (int round = 0; round < 120; ++round) {
     Space space = randomSpace(rng);
     SCOPED_TRACE(llvm::formatv("round {0}: {1}", round, space.toJSON()).str());
-    ChainOfTrees chain = buildOrFail(space);
     BruteForce brute = enumerate(space);
+    if (brute.feasible.empty()) {
+      // An empty space is an error, naming the constraints that empty it.
+      llvm::Expected<ChainOfTrees> empty = ChainOfTrees::build(space);
+      ASSERT_FALSE(bool(empty));
+      std::string message = llvm::toString(empty.takeError());
+      EXPECT_EQ(message.rfind("the space has no feasible config: ", 0), 0u)
+          << message;
+      ++emptySpaces;
+      continue;
+    }
+    ChainOfTrees chain = buildOrFail(space);
 
     APInt count = chain.count();
     ASSERT_EQ(count, brute.feasible.size());
@@ -307,6 +317,8 @@ TEST(ChainOfTrees, RandomSpacesMatchBruteForce) {
     }
   }
   EXPECT_GE(sampled, 10u);
+  // The seed yields a few empty spaces, so the error path is exercised too.
+  EXPECT_GE(emptySpaces, 1u);
 }
 
 TEST(ChainOfTrees, SamplingIsNotBiasedByTreeShape) {
@@ -538,38 +550,85 @@ TEST(ChainOfTrees, RealParameters) {
             "cannot sample: 10000 random configs in a row violate 'x > 2'");
 }
 
-TEST(ChainOfTrees, EmptySpaces) {
+/// The message of ChainOfTrees::build's error on `space`, or "" (and a test
+/// failure) when it builds.
+std::string buildError(const Space &space) {
+  llvm::Expected<ChainOfTrees> chain = ChainOfTrees::build(space);
+  if (chain) {
+    ADD_FAILURE() << "the chain was built, count " << decimal(chain->count());
+    return "";
+  }
+  return llvm::toString(chain.takeError());
+}
+
+TEST(ChainOfTrees, EmptySpacesAreErrors) {
+  // One constraint that no value satisfies: the error names the group's
+  // parameters and quotes its constraints.
   Space space;
   add(space, Parameter::integer("a", 1, 10));
   add(space, Parameter::boolean("v"));
   constrain(space, "a > 100");
-  ChainOfTrees chain = buildOrFail(space);
-  EXPECT_EQ(chain.count(), 0u);
-  EXPECT_EQ(chain.countString(), "0");
-  std::mt19937_64 rng(0);
-  llvm::Expected<Config> sample = chain.sample(rng);
-  ASSERT_FALSE(bool(sample));
-  EXPECT_EQ(llvm::toString(sample.takeError()),
-            "cannot sample: the space has no feasible config");
-  EXPECT_FALSE(chain.contains(Config({I(1), ParamValue::boolean(true)})));
+  EXPECT_EQ(buildError(space), "the space has no feasible config: no values "
+                               "of {'a'} satisfy 'a > 100'");
 
+  // Constraints that are satisfiable alone but not together, in a group of
+  // three parameters; a feasible group beside it is not named.
+  Space together;
+  add(together, ordinal("x", {1, 2, 4, 8}));
+  add(together, ordinal("y", {1, 2, 4, 8}));
+  add(together, Parameter::integer("z", 0, 3));
+  add(together, Parameter::integer("free", 0, 3));
+  constrain(together, "free <= 2");
+  constrain(together, "x * y >= 32");
+  constrain(together, "x + y + z <= 10");
+  EXPECT_EQ(buildError(together),
+            "the space has no feasible config: no values of {'x', 'y', 'z'} "
+            "satisfy 'x * y >= 32', 'x + y + z <= 10'");
+
+  // A constraint that reads no parameter and is false.
   Space constant;
   add(constant, Parameter::integer("a", 1, 10));
   constrain(constant, "1 > 2");
-  ChainOfTrees constantChain = buildOrFail(constant);
-  EXPECT_EQ(constantChain.count(), 0u);
-  EXPECT_FALSE(constantChain.contains(Config({I(1)})));
+  constrain(constant, "2 > 1");
+  constrain(constant, "3 < 1 + 1");
+  EXPECT_EQ(buildError(constant), "the space has no feasible config: the "
+                                  "constraints '1 > 2', '3 < 1 + 1' are always "
+                                  "false");
 
+  // Satisfiable: a true constant, a tight but feasible group, no parameter.
   Space trivial;
   add(trivial, Parameter::integer("a", 1, 10));
   constrain(trivial, "2 > 1");
   EXPECT_EQ(buildOrFail(trivial).count(), 10u);
+
+  Space tight;
+  add(tight, ordinal("x", {1, 2, 4, 8}));
+  add(tight, ordinal("y", {1, 2, 4, 8}));
+  constrain(tight, "x * y >= 64");
+  ChainOfTrees tightChain = buildOrFail(tight);
+  EXPECT_EQ(tightChain.count(), 1u);
+  EXPECT_EQ(tightChain.countString(), "1");
+  EXPECT_EQ(tightChain.at(APInt(64, 0)), Config({I(8), I(8)}));
 
   Space nothing;
   ChainOfTrees nothingChain = buildOrFail(nothing);
   EXPECT_EQ(nothingChain.count(), 1u);
   EXPECT_EQ(nothingChain.at(APInt(64, 0)), Config());
   EXPECT_TRUE(nothingChain.contains(Config()));
+}
+
+TEST(ChainOfTrees, EmptyGroupsTooLargeToEnumerateAreErrors) {
+  // Enumeration gives up, rejection finds nothing: still an error.
+  Space wide;
+  add(wide, Parameter::integer("a", 0, 999));
+  add(wide, Parameter::integer("b", 0, 999));
+  constrain(wide, "a + b > 5000");
+  ChainOfTrees::Options options;
+  options.maxNodesPerTree = 100;
+  llvm::Expected<ChainOfTrees> chain = ChainOfTrees::build(wide, options);
+  ASSERT_FALSE(bool(chain));
+  EXPECT_NE(llvm::toString(chain.takeError()).find("no feasible config"),
+            std::string::npos);
 }
 
 } // namespace

@@ -181,6 +181,60 @@ TEST(Parameter, Permutation) {
   expectIndexRoundTrip(listed);
 }
 
+TEST(Parameter, DescribeDomain) {
+  EXPECT_EQ(Parameter::ordinal("o", {I(1), I(2), I(4)}).describeDomain(),
+            "one of [1, 2, 4]");
+  EXPECT_EQ(Parameter::integer("i", 0, 3).describeDomain(), "in [0, 3]");
+  EXPECT_EQ(Parameter::real("r", 0.5, 2).describeDomain(), "in [0.5, 2.0]");
+  EXPECT_EQ(Parameter::categorical("c", {"a", "b"}).describeDomain(),
+            "one of [\"a\", \"b\"]");
+  EXPECT_EQ(Parameter::boolean("b").describeDomain(), "false or true");
+  EXPECT_EQ(Parameter::permutation("p", 3).describeDomain(),
+            "a permutation of 0..2");
+  EXPECT_EQ(Parameter::permutation("p", 2, {{1, 0}}).describeDomain(),
+            "one of the allowed permutations [[1, 0]]");
+}
+
+TEST(Parameter, SameDomain) {
+  // Kinds and values are compared; names, scales and defaults are not.
+  Parameter ordinal = Parameter::ordinal("a", {I(1), I(2), I(4)});
+  Parameter logOrdinal =
+      Parameter::ordinal("b", {I(1), I(2), I(4)}, /*logScale=*/true);
+  logOrdinal.defaultValue = I(4);
+  EXPECT_TRUE(ordinal.sameDomain(logOrdinal));
+  EXPECT_FALSE(ordinal.sameDomain(Parameter::ordinal("a", {I(1), I(2)})));
+  EXPECT_FALSE(ordinal.sameDomain(Parameter::ordinal("a", {I(1), I(2), I(8)})));
+  EXPECT_FALSE(ordinal.sameDomain(Parameter::ordinal("a", {R(1), R(2), R(4)})));
+  EXPECT_FALSE(ordinal.sameDomain(Parameter::integer("a", 1, 4)));
+
+  EXPECT_TRUE(
+      Parameter::integer("a", 0, 2).sameDomain(Parameter::integer("b", 0, 2)));
+  EXPECT_FALSE(
+      Parameter::integer("a", 0, 2).sameDomain(Parameter::integer("a", 0, 3)));
+  EXPECT_FALSE(
+      Parameter::real("a", 0, 1).sameDomain(Parameter::real("a", 0, 2)));
+  EXPECT_TRUE(Parameter::boolean("a").sameDomain(Parameter::boolean("b")));
+  EXPECT_FALSE(
+      Parameter::boolean("a").sameDomain(Parameter::integer("a", 0, 1)));
+
+  // Categorical choices and allowed permutations in any order.
+  EXPECT_TRUE(Parameter::categorical("c", {"x", "y"})
+                  .sameDomain(Parameter::categorical("c", {"y", "x"})));
+  EXPECT_FALSE(Parameter::categorical("c", {"x", "y"})
+                   .sameDomain(Parameter::categorical("c", {"x", "z"})));
+  Parameter listed = Parameter::permutation("p", 2, {{1, 0}, {0, 1}});
+  EXPECT_TRUE(listed.sameDomain(Parameter::permutation("p", 2)));
+  EXPECT_TRUE(Parameter::permutation("p", 2).sameDomain(listed));
+  EXPECT_TRUE(
+      listed.sameDomain(Parameter::permutation("p", 2, {{0, 1}, {1, 0}})));
+  EXPECT_FALSE(listed.sameDomain(Parameter::permutation("p", 2, {{0, 1}})));
+  EXPECT_FALSE(
+      Parameter::permutation("p", 3, {{0, 1, 2}, {1, 0, 2}})
+          .sameDomain(Parameter::permutation("p", 3, {{0, 1, 2}, {2, 1, 0}})));
+  EXPECT_FALSE(Parameter::permutation("p", 2).sameDomain(
+      Parameter::permutation("p", 3)));
+}
+
 TEST(Space, AddParameterValidation) {
   Space space;
   ASSERT_OK(space.addParameter(Parameter::integer("a", 1, 4)));
