@@ -1,6 +1,11 @@
+include(Layering)
+
 # add_tuner_library(name SOURCES... [MLIR] [LINK libs...])
-# Declares one library of the data flow. Libraries that touch IR pass MLIR and
-# link the shared libMLIR.so, so that TunerPlugin.so loads into stock mlir-opt.
+# Declares one library of the data flow, a target of the library of its folder
+# (lib/<Lib>). Libraries that touch IR pass MLIR and link the shared
+# libMLIR.so, so that TunerPlugin.so loads into stock mlir-opt. The target
+# sees only the headers cmake/Layering.txt allows its library (and MLIR's
+# only with MLIR), and is built after the layering check.
 function(add_tuner_library name)
   cmake_parse_arguments(ARG "MLIR" "" "SOURCES;LINK;DEPENDS" ${ARGN})
   add_library(${name} STATIC ${ARG_SOURCES})
@@ -13,6 +18,12 @@ function(add_tuner_library name)
   endif()
   if(ARG_LINK)
     target_link_libraries(${name} PUBLIC ${ARG_LINK})
+  endif()
+  get_filename_component(lib "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
+  if(ARG_MLIR)
+    tuner_layering_apply(${name} ${lib} MLIR)
+  else()
+    tuner_layering_apply(${name} ${lib})
   endif()
   if(ARG_DEPENDS)
     add_dependencies(${name} ${ARG_DEPENDS})

@@ -1,0 +1,2 @@
+#include "tuner/Analysis/ProgramTree.h"
+#include "mlir/IR/BuiltinOps.h"

@@ -1,0 +1,2 @@
+// ProgramTree is the plain part of Analysis.
+#include <mlir/IR/Value.h>

@@ -1,0 +1,2 @@
+#include "llvm/ADT/StringRef.h"
+#include "tuner/Target/Target.h"

@@ -1,0 +1,1 @@
+#include "tuner/Frob/Frob.h"
