@@ -71,6 +71,7 @@ MeasuringEvaluator::evaluate(llvm::ArrayRef<Config> configs) {
     observation.medianSeconds = measurement.medianSeconds;
     observation.maxSeconds = measurement.maxSeconds;
     observation.repetitions = measurement.repetitions;
+    observation.foreignLoad = measurement.foreignLoad;
   }
   return observations;
 }

@@ -28,6 +28,8 @@
 #include "tuner/CostModel/Dataset.h"
 #include "tuner/Generator/Generator.h"
 #include "tuner/Measure/Measurer.h"
+#include "tuner/Search/Strategies.h"
+#include "tuner/Tuning/TuningSession.h"
 #include "tuner/Schedule/ApplySchedule.h"
 #include "tuner/Schedule/ScheduleBuilder.h"
 #include "tuner/Space/ChainOfTrees.h"
@@ -234,6 +236,8 @@ public:
   unsigned generatorBugs = 0;
 
 private:
+  friend class GeneratedProgramEvaluator;
+  friend class DatasetRecorder;
   std::string programId(unsigned index) const {
     std::string id;
     llvm::raw_string_ostream(id)
@@ -278,6 +282,86 @@ private:
   unsigned programsMeasured = 0, programsComplete = 0, programsSkipped = 0;
   unsigned samplesBefore = 0, samplesWritten = 0;
   std::map<std::string, unsigned> statusCounts;
+};
+
+/// Applies configs of a generated program, each to the program parsed in
+/// a context of its own (a long generation would otherwise grow one context
+/// without bound), and measures a batch at once.
+class GeneratedProgramEvaluator : public Evaluator {
+public:
+  GeneratedProgramEvaluator(Generation &generation, llvm::StringRef program,
+                            const ProgramTree &tree, const Space &space,
+                            Measurer &measurer)
+      : generation(generation), program(program), tree(tree), space(space),
+        measurer(measurer) {}
+
+  std::vector<Observation> evaluate(llvm::ArrayRef<Config> configs) override {
+    std::vector<Observation> observations(configs.size());
+    std::vector<Generation::Candidate> candidates(configs.size());
+    std::vector<ModuleOp> modules;
+    std::vector<size_t> measured;
+    for (auto [i, config] : llvm::enumerate(configs)) {
+      observations[i].config = config;
+      if (!generation.apply(program, tree, space, config, candidates[i],
+                            observations[i].message)) {
+        observations[i].status = Status::ApplyFailed;
+        continue;
+      }
+      modules.push_back(*candidates[i].module);
+      measured.push_back(i);
+    }
+    std::vector<Measurement> results = measurer.measureAll(modules);
+    for (auto [i, measurement] : llvm::zip(measured, results)) {
+      Observation &observation = observations[i];
+      observation.status = measurement.status;
+      observation.message = measurement.message;
+      observation.value = measurement.speedup;
+      observation.objective = observation.medianSeconds =
+          measurement.medianSeconds;
+      observation.minSeconds = measurement.minSeconds;
+      observation.maxSeconds = measurement.maxSeconds;
+      observation.repetitions = measurement.repetitions;
+      observation.foreignLoad = measurement.foreignLoad;
+    }
+    return observations;
+  }
+
+private:
+  Generation &generation;
+  llvm::StringRef program;
+  const ProgramTree &tree;
+  const Space &space;
+  Measurer &measurer;
+};
+
+/// Writes every outcome of a program's configs to the dataset (the configs
+/// already recorded were left out of the list beforehand).
+class DatasetRecorder : public Recorder {
+public:
+  DatasetRecorder(Generation &generation, DatasetWriter &writer,
+                  std::string id, const Space &space)
+      : generation(generation), writer(writer), id(std::move(id)),
+        space(space) {}
+
+  std::optional<Observation> recall(const Config &) override {
+    return std::nullopt;
+  }
+  void record(const Observation &observation) override {
+    Measurement measurement;
+    measurement.status = observation.status;
+    measurement.message = observation.message;
+    measurement.speedup = observation.value;
+    measurement.medianSeconds = observation.medianSeconds;
+    measurement.foreignLoad = observation.foreignLoad;
+    if (llvm::Error error = generation.record(writer, id, space,
+                                              observation.config, measurement))
+      noteError(llvm::toString(std::move(error)));
+  }
+private:
+  Generation &generation;
+  DatasetWriter &writer;
+  std::string id;
+  const Space &space;
 };
 
 /// A space as JSON text, to compare spaces.
@@ -473,33 +557,23 @@ llvm::Error Generation::runProgram(unsigned index, DatasetWriter &writer,
     recordedPrograms[id] = program->mlir;
   }
 
+  // The program's configs run through the tuning core: the chosen configs
+  // in order, evaluated in batches, every outcome written to the dataset.
+  GeneratedProgramEvaluator evaluator(*this, program->mlir, *tree, *space,
+                                      **measurer);
+  DatasetRecorder recorder(*this, writer, id, *space);
+  std::unique_ptr<Strategy> configsInOrder = createListSearch(todo);
+  SessionOptions sessionOptions;
+  sessionOptions.budget.evaluations = todo.size();
+  sessionOptions.batch = batchSize;
+  sessionOptions.recorder = &recorder;
+  TuningSession session(*configsInOrder, evaluator, std::move(sessionOptions));
+  session.run();
+  if (!recorder.getError().empty())
+    return llvm::createStringError(recorder.getError());
   std::map<std::string, unsigned> counts;
-  for (size_t first = 0; first < todo.size(); first += batchSize) {
-    size_t last = std::min(todo.size(), first + batchSize);
-    std::vector<Candidate> candidates(last - first);
-    std::vector<ModuleOp> modules;
-    std::vector<size_t> measured;
-    for (size_t i = first; i < last; ++i) {
-      std::string message;
-      Candidate &candidate = candidates[i - first];
-      if (!apply(program->mlir, *tree, *space, todo[i], candidate, message)) {
-        ++counts["apply_failed"];
-        if (llvm::Error error =
-                record(writer, id, *space, todo[i],
-                       Measurement::failure(Status::ApplyFailed, message)))
-          return error;
-        continue;
-      }
-      modules.push_back(*candidate.module);
-      measured.push_back(i);
-    }
-    std::vector<Measurement> results = (*measurer)->measureAll(modules);
-    for (auto [i, measurement] : llvm::zip(measured, results)) {
-      ++counts[statusName(measurement.status).str()];
-      if (llvm::Error error = record(writer, id, *space, todo[i], measurement))
-        return error;
-    }
-  }
+  for (const Observation &observation : session.getResult().history)
+    ++counts[statusName(observation.status).str()];
   ++programsMeasured;
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)

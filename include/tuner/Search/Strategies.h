@@ -19,6 +19,9 @@ std::unique_ptr<Strategy> createRandomSearch(const ChainOfTrees &chain,
 /// Every feasible config once, in the chain's enumeration order.
 std::unique_ptr<Strategy> createExhaustiveSearch(const ChainOfTrees &chain);
 
+/// `configs`, in order (for clients that choose their configs themselves).
+std::unique_ptr<Strategy> createListSearch(std::vector<Config> configs);
+
 struct BeamSearchOptions {
   /// Partial schedules kept at each level.
   unsigned width = 8;

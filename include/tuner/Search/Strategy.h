@@ -41,6 +41,9 @@ struct Observation {
   /// Per-call times when the config was timed (0 otherwise).
   double minSeconds = 0, medianSeconds = 0, maxSeconds = 0;
   unsigned repetitions = 0;
+  /// Cores other processes kept busy while it was timed (negative: unknown;
+  /// see Measurement::foreignLoad).
+  double foreignLoad = -1;
   /// What evaluating it cost (compiling and running), in seconds, when
   /// known; a replayed table reports the recorded cost.
   double costSeconds = 0;
