@@ -198,6 +198,11 @@ private:
     record.toolVersion = TUNER_VERSION_STRING;
     record.timestamp = db::unixNow();
     record.message = measurement.message.substr(0, 4000);
+    record.spaceFingerprint = tunable.space.fingerprint();
+    record.schedule = llvm::expectedToOptional(
+                          buildTransformScript(tunable.tree, tunable.space,
+                                               observation.config))
+                          .value_or("");
     if (llvm::Error err = database->record(record))
       noteDatabaseError(std::move(err));
   }
