@@ -36,6 +36,22 @@ std::map<std::string, size_t> Dataset::programIndex() const {
   return index;
 }
 
+llvm::Error Dataset::append(Dataset other, llvm::StringRef origin) {
+  std::map<std::string, size_t> index = programIndex();
+  for (const ProgramRecord &program : other.programs)
+    if (index.count(program.id))
+      return llvm::createStringError("program '" + program.id + "' of " +
+                                     origin +
+                                     " was already read from another input");
+  for (ProgramRecord &program : other.programs)
+    programs.push_back(std::move(program));
+  for (SampleRecord &sample : other.samples)
+    samples.push_back(std::move(sample));
+  for (std::string &warning : other.warnings)
+    warnings.push_back(std::move(warning));
+  return llvm::Error::success();
+}
+
 //===----------------------------------------------------------------------===//
 // JSON forms
 //===----------------------------------------------------------------------===//

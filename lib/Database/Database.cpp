@@ -48,7 +48,10 @@ bool MeasurementRecord::operator==(const MeasurementRecord &other) const {
          speedup == other.speedup &&
          baselineMedianSeconds == other.baselineMedianSeconds &&
          strategy == other.strategy && toolVersion == other.toolVersion &&
-         timestamp == other.timestamp && message == other.message;
+         timestamp == other.timestamp && message == other.message &&
+         objective == other.objective &&
+         spaceFingerprint == other.spaceFingerprint &&
+         schedule == other.schedule;
 }
 
 uint64_t StatusCounts::total() const {
@@ -92,6 +95,12 @@ static std::string formatConfigHash(uint64_t hash) {
   std::string text;
   llvm::raw_string_ostream(text) << llvm::format_hex_no_prefix(hash, 16);
   return text;
+}
+
+/// Whether `text` is exactly 16 hex digits (a config hash or a space
+/// fingerprint).
+static bool isHexHash(StringRef text) {
+  return text.size() == 16 && llvm::all_of(text, llvm::isHexDigit);
 }
 
 /// Checks what the schema cannot: JSON config, sane times, complete `ok`.
@@ -140,6 +149,12 @@ static Error checkRecord(const MeasurementRecord &record) {
   }
   if (record.timestamp < 0)
     return llvm::createStringError("timestamp must not be negative");
+  if (record.objective && !std::isfinite(*record.objective))
+    return llvm::createStringError("objective must be a finite number");
+  if (!record.spaceFingerprint.empty() && !isHexHash(record.spaceFingerprint))
+    return llvm::createStringError(
+        "space fingerprint '" + record.spaceFingerprint +
+        "' is not 16 hex digits (Space::fingerprint())");
   return Error::success();
 }
 
@@ -288,22 +303,31 @@ private:
   bool open = true;
 };
 
-constexpr const char *kCreateSchema = R"sql(
-CREATE TABLE IF NOT EXISTS meta(
-  key TEXT PRIMARY KEY NOT NULL,
-  value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS workloads(
-  hash TEXT PRIMARY KEY NOT NULL,
-  function_name TEXT NOT NULL,
-  canonical_ir TEXT);
-CREATE TABLE IF NOT EXISTS measurements(
+/// The status names of tuner::Status as an SQL list: 'ok', 'apply_failed',
+/// ... (the CHECK constraint of the status column).
+std::string statusSqlList() {
+  std::string list;
+  for (unsigned i = 0; i < kNumStatuses; ++i) {
+    if (i)
+      list += ", ";
+    list += "'" + statusName(static_cast<Status>(i)).str() + "'";
+  }
+  return list;
+}
+
+/// CREATE TABLE of the measurements table of the current schema, named
+/// `name` (a migration builds it beside the old one, and must not find one
+/// there).
+std::string createMeasurementsSql(StringRef name, bool ifNotExists) {
+  return std::string("CREATE TABLE ") + (ifNotExists ? "IF NOT EXISTS " : "") +
+         name.str() + R"sql((
   id INTEGER PRIMARY KEY,
   workload_hash TEXT NOT NULL REFERENCES workloads(hash),
   target TEXT NOT NULL,
   config TEXT NOT NULL,
   config_hash INTEGER NOT NULL,
-  status TEXT NOT NULL CHECK (status IN ('ok', 'apply_failed',
-    'compile_failed', 'crashed', 'timeout', 'wrong_result')),
+  status TEXT NOT NULL CHECK (status IN ()sql" +
+         statusSqlList() + R"sql()),
   min_seconds REAL,
   median_seconds REAL,
   max_seconds REAL,
@@ -314,24 +338,50 @@ CREATE TABLE IF NOT EXISTS measurements(
   tool_version TEXT NOT NULL,
   timestamp INTEGER NOT NULL,
   message TEXT NOT NULL,
+  objective REAL,
+  space_fingerprint TEXT NOT NULL DEFAULT '',
+  schedule TEXT NOT NULL DEFAULT '',
   UNIQUE(workload_hash, target, config_hash, strategy, timestamp));
 )sql";
+}
 
-constexpr const char *kRecordColumns =
+/// The whole schema of the current version.
+std::string createSchemaSql() {
+  return R"sql(
+CREATE TABLE IF NOT EXISTS meta(
+  key TEXT PRIMARY KEY NOT NULL,
+  value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS workloads(
+  hash TEXT PRIMARY KEY NOT NULL,
+  function_name TEXT NOT NULL,
+  canonical_ir TEXT);
+)sql" + createMeasurementsSql("measurements", /*ifNotExists=*/true);
+}
+
+/// The columns of a measurement in schema 1, which every later schema has.
+constexpr const char *kVersion1Columns =
     "workload_hash, target, config, config_hash, status, min_seconds, "
     "median_seconds, max_seconds, repetitions, speedup, "
     "baseline_median_seconds, strategy, tool_version, timestamp, message";
 
+/// The columns that readRecord reads, from a file of schema `version`: the
+/// columns schema 2 added read as their defaults in a file of schema 1.
+std::string recordColumns(int64_t version) {
+  return std::string(kVersion1Columns) +
+         (version >= 2 ? ", objective, space_fingerprint, schedule"
+                       : ", NULL, '', ''");
+}
+
 /// A statement selecting every record column of the measurements that
-/// `clause` (WHERE / ORDER BY / LIMIT) picks.
-static Expected<Statement> prepareRecordQuery(sqlite3 *db, StringRef path,
-                                              StringRef clause) {
+/// `clause` (WHERE / ORDER BY / LIMIT) picks, in a file of schema `version`.
+Expected<Statement> prepareRecordQuery(sqlite3 *db, StringRef path,
+                                       int64_t version, StringRef clause) {
   return Statement::prepare(db, path,
-                            std::string("SELECT ") + kRecordColumns +
+                            "SELECT " + recordColumns(version) +
                                 " FROM measurements " + clause.str());
 }
 
-/// Reads the columns of kRecordColumns from the current row.
+/// Reads the columns of recordColumns() from the current row.
 Expected<MeasurementRecord> readRecord(const Statement &stmt, StringRef path) {
   MeasurementRecord record;
   record.workloadHash = stmt.getText(0);
@@ -355,10 +405,13 @@ Expected<MeasurementRecord> readRecord(const Statement &stmt, StringRef path) {
   record.toolVersion = stmt.getText(12);
   record.timestamp = stmt.getInt(13);
   record.message = stmt.getText(14);
+  record.objective = stmt.getOptionalDouble(15);
+  record.spaceFingerprint = stmt.getText(16);
+  record.schedule = stmt.getText(17);
   return record;
 }
 
-/// Runs a query of kRecordColumns and collects every row.
+/// Runs a query of recordColumns() and collects every row.
 Expected<std::vector<MeasurementRecord>> readRecords(Statement &stmt,
                                                      StringRef path) {
   std::vector<MeasurementRecord> result;
@@ -404,9 +457,9 @@ Expected<std::optional<std::string>> readMeta(sqlite3 *db, StringRef path,
   return stmt->getText(0);
 }
 
-/// Checks that `db` is empty (returns false) or a tuner database of a schema
-/// version this code reads (returns true). Reads only.
-Expected<bool> validateSchema(sqlite3 *db, StringRef path) {
+/// Checks that `db` is empty (returns 0) or a tuner database of a schema
+/// version this code reads (returns that version). Reads only.
+Expected<int64_t> validateSchema(sqlite3 *db, StringRef path) {
   static constexpr StringRef kUnreadable = "cannot read the database schema";
   Expected<Statement> stmt = Statement::prepare(
       db, path,
@@ -433,7 +486,7 @@ Expected<bool> validateSchema(sqlite3 *db, StringRef path) {
     }
   }
   if (!anything)
-    return false;
+    return 0;
   if (!tables.contains("meta"))
     return llvm::createStringError(
         path + ": is an SQLite database of another application (tables: " +
@@ -467,7 +520,7 @@ Expected<bool> validateSchema(sqlite3 *db, StringRef path) {
       return llvm::createStringError(path +
                                      ": is a tuner database without a '" +
                                      table + "' table; refusing to use it");
-  return true;
+  return number;
 }
 
 enum class FileState { Missing, Empty, SQLite };
@@ -548,7 +601,7 @@ std::string immutableUri(StringRef path) {
 /// a file we refuse is never written, checkpointed or switched to WAL. Without
 /// a -wal file, everything is in the main file and the connection is
 /// immutable, leaving nothing behind; with one, SQLite must read it.
-Expected<bool> validateFile(StringRef path) {
+Expected<int64_t> validateFile(StringRef path) {
   bool hasWal = llvm::sys::fs::exists(path + "-wal");
   Expected<Connection> probe =
       hasWal ? connect(path, path.str(), SQLITE_OPEN_READONLY)
@@ -599,9 +652,10 @@ enum class InsertResult { Added, Duplicate };
 Expected<InsertResult> insertRecord(sqlite3 *db, StringRef path,
                                     const MeasurementRecord &record,
                                     bool skipDuplicate) {
-  std::string sql = std::string("INSERT INTO measurements(") + kRecordColumns +
+  std::string sql = "INSERT INTO measurements(" +
+                    recordColumns(Database::kSchemaVersion) +
                     ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-                    "?12, ?13, ?14, ?15)";
+                    "?12, ?13, ?14, ?15, ?16, ?17, ?18)";
   if (skipDuplicate)
     sql += " ON CONFLICT(workload_hash, target, config_hash, strategy, "
            "timestamp) DO NOTHING";
@@ -623,6 +677,9 @@ Expected<InsertResult> insertRecord(sqlite3 *db, StringRef path,
   stmt->bind(13, StringRef(record.toolVersion));
   stmt->bind(14, record.timestamp);
   stmt->bind(15, StringRef(record.message));
+  stmt->bind(16, record.objective);
+  stmt->bind(17, StringRef(record.spaceFingerprint));
+  stmt->bind(18, StringRef(record.schedule));
   Expected<bool> done = stmt->step();
   if (done)
     return sqlite3_changes(db) > 0 ? InsertResult::Added
@@ -651,6 +708,113 @@ Error prefixError(Error err, const Twine &prefix) {
                                  llvm::toString(std::move(err)));
 }
 
+/// The single integer a query without parameters returns.
+Expected<int64_t> queryInt(sqlite3 *db, StringRef path, StringRef sql) {
+  Expected<Statement> stmt = Statement::prepare(db, path, sql);
+  if (!stmt)
+    return stmt.takeError();
+  Expected<bool> row = stmt->step();
+  if (!row)
+    return row.takeError();
+  if (!*row)
+    return llvm::createStringError(path + ": '" + sql + "' returned no row");
+  return stmt->getInt(0);
+}
+
+/// Migrates a database of schema 1 to the current schema in one
+/// transaction: the measurements table is rebuilt (its status CHECK
+/// constraint changes and it gains the objective, space fingerprint and
+/// schedule columns), keeping every row and its id. Foreign keys must be off
+/// (SQLite's procedure for changing a table's definition).
+Error migrate(sqlite3 *db, StringRef path) {
+  auto failed = [&](Error err) {
+    return prefixError(std::move(err),
+                       path + ": cannot migrate from schema version 1 to " +
+                           Twine(Database::kSchemaVersion) +
+                           " (the file was not changed)");
+  };
+  Expected<Transaction> txn = Transaction::begin(db, path);
+  if (!txn)
+    return failed(txn.takeError());
+  // Another process may have migrated it since it was validated.
+  Expected<std::optional<std::string>> version =
+      readMeta(db, path, "schema_version");
+  if (!version)
+    return failed(version.takeError());
+  if (*version != std::optional<std::string>("1"))
+    return txn->commit();
+
+  // Indexes of the old table (other than its implicit ones) are recreated.
+  std::vector<std::string> indexes;
+  {
+    Expected<Statement> stmt = Statement::prepare(
+        db, path,
+        "SELECT sql FROM sqlite_schema WHERE type = 'index' AND "
+        "tbl_name = 'measurements' AND sql IS NOT NULL");
+    if (!stmt)
+      return failed(stmt.takeError());
+    while (true) {
+      Expected<bool> row = stmt->step();
+      if (!row)
+        return failed(row.takeError());
+      if (!*row)
+        break;
+      indexes.push_back(stmt->getText(0));
+    }
+  }
+  Expected<int64_t> before =
+      queryInt(db, path, "SELECT COUNT(*) FROM measurements");
+  if (!before)
+    return failed(before.takeError());
+  std::string copy = std::string("INSERT INTO measurements_migrated(id, ") +
+                     kVersion1Columns + ") SELECT id, " + kVersion1Columns +
+                     " FROM measurements ORDER BY id";
+  if (Error err = execute(db, path,
+                          createMeasurementsSql("measurements_migrated",
+                                                /*ifNotExists=*/false)
+                              .c_str(),
+                          "cannot create the new measurements table"))
+    return failed(std::move(err));
+  if (Error err =
+          execute(db, path, copy.c_str(), "cannot copy the measurements"))
+    return failed(std::move(err));
+  Expected<int64_t> after =
+      queryInt(db, path, "SELECT COUNT(*) FROM measurements_migrated");
+  if (!after)
+    return failed(after.takeError());
+  if (*after != *before)
+    return failed(llvm::createStringError("copied " + Twine(*after) + " of " +
+                                          Twine(*before) + " measurements"));
+  if (Error err = execute(db, path, "DROP TABLE measurements",
+                          "cannot drop the old measurements table"))
+    return failed(std::move(err));
+  if (Error err = execute(
+          db, path, "ALTER TABLE measurements_migrated RENAME TO measurements",
+          "cannot rename the new measurements table"))
+    return failed(std::move(err));
+  for (const std::string &index : indexes)
+    if (Error err =
+            execute(db, path, index.c_str(), "cannot recreate an index"))
+      return failed(std::move(err));
+  Expected<int64_t> dangling =
+      queryInt(db, path, "SELECT COUNT(*) FROM pragma_foreign_key_check");
+  if (!dangling)
+    return failed(dangling.takeError());
+  if (*dangling)
+    return failed(llvm::createStringError(
+        Twine(*dangling) + " rows refer to missing rows after the migration"));
+  Expected<Statement> meta = Statement::prepare(
+      db, path, "UPDATE meta SET value = ?1 WHERE key = 'schema_version'");
+  if (!meta)
+    return failed(meta.takeError());
+  meta->bind(1, StringRef(std::to_string(Database::kSchemaVersion)));
+  if (Expected<bool> done = meta->step(); !done)
+    return failed(done.takeError());
+  if (Error err = txn->commit())
+    return failed(std::move(err));
+  return Error::success();
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -661,8 +825,9 @@ void Database::SqliteCloser::operator()(sqlite3 *handle) const {
   sqlite3_close_v2(handle);
 }
 
-Database::Database(std::string path, Handle handle)
-    : dbPath(std::move(path)), handle(std::move(handle)) {}
+Database::Database(std::string path, Handle handle, int64_t schemaVersion)
+    : dbPath(std::move(path)), handle(std::move(handle)),
+      fileSchemaVersion(schemaVersion) {}
 Database::Database(Database &&other) noexcept = default;
 Database &Database::operator=(Database &&other) noexcept = default;
 Database::~Database() = default;
@@ -686,13 +851,14 @@ Expected<Database> Database::open(StringRef pathRef, Mode mode) {
                                                parent + "' for " + path + ": " +
                                                ec.message());
   }
-  bool initialized = false;
+  int64_t version = 0; // 0: a fresh database.
   if (*state == FileState::SQLite) {
-    Expected<bool> valid = validateFile(path);
+    Expected<int64_t> valid = validateFile(path);
     if (!valid)
       return valid.takeError();
-    initialized = *valid;
+    version = *valid;
   }
+  bool initialized = version > 0;
   if (!initialized && readOnly)
     return llvm::createStringError(path +
                                    ": holds no tuning database (it is empty)");
@@ -705,9 +871,6 @@ Expected<Database> Database::open(StringRef pathRef, Mode mode) {
     return connection.takeError();
   Handle handle(connection->release());
   sqlite3 *db = handle.get();
-  if (Error err = execute(db, path, "PRAGMA foreign_keys = ON",
-                          "cannot enable foreign keys"))
-    return std::move(err);
   if (!readOnly) {
     Expected<Statement> wal =
         Statement::prepare(db, path, "PRAGMA journal_mode = WAL");
@@ -728,8 +891,8 @@ Expected<Database> Database::open(StringRef pathRef, Mode mode) {
     Expected<Transaction> txn = Transaction::begin(db, path);
     if (!txn)
       return txn.takeError();
-    if (Error err =
-            execute(db, path, kCreateSchema, "cannot create the schema"))
+    if (Error err = execute(db, path, createSchemaSql().c_str(),
+                            "cannot create the schema"))
       return std::move(err);
     Expected<Statement> meta =
         Statement::prepare(db, path,
@@ -742,8 +905,22 @@ Expected<Database> Database::open(StringRef pathRef, Mode mode) {
       return done.takeError();
     if (Error err = txn->commit())
       return std::move(err);
+    version = kSchemaVersion;
   }
-  return Database(std::move(path), std::move(handle));
+  // A file of an older schema is read as it is, and migrated when opened
+  // for writing.
+  if (!readOnly && version < kSchemaVersion) {
+    if (Error err = execute(db, path, "PRAGMA foreign_keys = OFF",
+                            "cannot disable foreign keys to migrate"))
+      return std::move(err);
+    if (Error err = migrate(db, path))
+      return std::move(err);
+    version = kSchemaVersion;
+  }
+  if (Error err = execute(db, path, "PRAGMA foreign_keys = ON",
+                          "cannot enable foreign keys"))
+    return std::move(err);
+  return Database(std::move(path), std::move(handle), version);
 }
 
 //===----------------------------------------------------------------------===//
@@ -807,7 +984,7 @@ Expected<std::optional<MeasurementRecord>>
 Database::lookup(StringRef workloadHash, StringRef target,
                  uint64_t configHash) {
   Expected<Statement> stmt = prepareRecordQuery(
-      handle.get(), dbPath,
+      handle.get(), dbPath, fileSchemaVersion,
       "WHERE workload_hash = ?1 AND target = ?2 AND "
       "config_hash = ?3 ORDER BY timestamp DESC, id DESC LIMIT 1");
   if (!stmt)
@@ -821,7 +998,7 @@ Database::lookup(StringRef workloadHash, StringRef target,
 Expected<std::vector<MeasurementRecord>>
 Database::records(StringRef workloadHash, StringRef target) {
   Expected<Statement> stmt =
-      prepareRecordQuery(handle.get(), dbPath,
+      prepareRecordQuery(handle.get(), dbPath, fileSchemaVersion,
                          "WHERE workload_hash = ?1 AND target = ?2 "
                          "ORDER BY id");
   if (!stmt)
@@ -834,7 +1011,7 @@ Database::records(StringRef workloadHash, StringRef target) {
 Expected<std::vector<MeasurementRecord>>
 Database::recordsBestFirst(StringRef workloadHash) {
   Expected<Statement> stmt = prepareRecordQuery(
-      handle.get(), dbPath,
+      handle.get(), dbPath, fileSchemaVersion,
       "WHERE workload_hash = ?1 ORDER BY target, "
       "status <> 'ok', CASE WHEN status = 'ok' THEN median_seconds END, "
       "timestamp DESC, id DESC");
@@ -847,7 +1024,7 @@ Database::recordsBestFirst(StringRef workloadHash) {
 Expected<std::optional<MeasurementRecord>>
 Database::best(StringRef workloadHash, StringRef target) {
   Expected<Statement> stmt =
-      prepareRecordQuery(handle.get(), dbPath,
+      prepareRecordQuery(handle.get(), dbPath, fileSchemaVersion,
                          "WHERE workload_hash = ?1 AND target = ?2 AND "
                          "status = 'ok' ORDER BY median_seconds, id LIMIT 1");
   if (!stmt)
@@ -855,6 +1032,19 @@ Database::best(StringRef workloadHash, StringRef target) {
   stmt->bind(1, workloadHash);
   stmt->bind(2, target);
   return readOptionalRecord(*stmt, dbPath);
+}
+
+Expected<std::vector<MeasurementRecord>>
+Database::okRecordsBestFirst(StringRef workloadHash, StringRef target) {
+  Expected<Statement> stmt =
+      prepareRecordQuery(handle.get(), dbPath, fileSchemaVersion,
+                         "WHERE workload_hash = ?1 AND target = ?2 AND "
+                         "status = 'ok' ORDER BY median_seconds, id");
+  if (!stmt)
+    return stmt.takeError();
+  stmt->bind(1, workloadHash);
+  stmt->bind(2, target);
+  return readRecords(*stmt, dbPath);
 }
 
 Expected<StatusCounts> Database::countByStatus(StringRef workloadHash,
@@ -961,7 +1151,7 @@ static llvm::json::Object toJSON(const Workload &workload) {
 }
 
 static llvm::json::Object toJSON(const MeasurementRecord &record) {
-  return llvm::json::Object{
+  llvm::json::Object object{
       {"kind", "measurement"},
       {"workload", record.workloadHash},
       {"target", record.target},
@@ -979,6 +1169,15 @@ static llvm::json::Object toJSON(const MeasurementRecord &record) {
       {"timestamp", record.timestamp},
       {"message", record.message},
   };
+  // Fields of schema 2, written when known (lines stay short for records
+  // of other evaluators and of schema 1).
+  if (record.objective)
+    object["objective"] = *record.objective;
+  if (!record.spaceFingerprint.empty())
+    object["space_fingerprint"] = record.spaceFingerprint;
+  if (!record.schedule.empty())
+    object["schedule"] = record.schedule;
+  return object;
 }
 
 Error Database::exportJsonLines(llvm::raw_ostream &os) {
@@ -987,8 +1186,9 @@ Error Database::exportJsonLines(llvm::raw_ostream &os) {
     return workloads.takeError();
   for (const Workload &workload : *workloads) {
     os << llvm::json::Value(toJSON(workload)) << '\n';
-    Expected<Statement> query = prepareRecordQuery(
-        handle.get(), dbPath, "WHERE workload_hash = ?1 ORDER BY id");
+    Expected<Statement> query =
+        prepareRecordQuery(handle.get(), dbPath, fileSchemaVersion,
+                           "WHERE workload_hash = ?1 ORDER BY id");
     if (!query)
       return query.takeError();
     query->bind(1, StringRef(workload.hash));
@@ -1014,9 +1214,8 @@ static bool fromJSON(const llvm::json::Value &value, Status &status,
   }
   std::optional<Status> parsed = parseStatus(*name);
   if (!parsed) {
-    path.report("unknown status (expected ok, apply_failed, compile_failed, "
-                "crashed, timeout, wrong_result, invalid_output or "
-                "model_error)");
+    // parseImportLine names the statuses; a literal is all report takes.
+    path.report("unknown status");
     return false;
   }
   status = *parsed;
@@ -1033,8 +1232,7 @@ struct HexHash {
 static bool fromJSON(const llvm::json::Value &value, HexHash &hash,
                      llvm::json::Path path) {
   std::optional<StringRef> text = value.getAsString();
-  if (!text || text->size() != 16 || !llvm::all_of(*text, llvm::isHexDigit) ||
-      text->getAsInteger(16, hash.value)) {
+  if (!text || !isHexHash(*text) || text->getAsInteger(16, hash.value)) {
     path.report("expected a string of 16 hex digits");
     return false;
   }
@@ -1067,7 +1265,10 @@ static bool fromJSON(const llvm::json::Value &value, MeasurementRecord &record,
             mapper.map("strategy", record.strategy) &&
             mapper.map("tool_version", record.toolVersion) &&
             mapper.map("timestamp", record.timestamp) &&
-            mapper.map("message", record.message);
+            mapper.map("message", record.message) &&
+            mapper.map("objective", record.objective) &&
+            mapper.mapOptional("space_fingerprint", record.spaceFingerprint) &&
+            mapper.mapOptional("schedule", record.schedule);
   record.configHash = hash.value;
   return ok;
 }
@@ -1099,10 +1300,13 @@ Expected<ImportLine> parseImportLine(StringRef text, unsigned number) {
   static const llvm::StringSet<> kWorkloadFields = {"kind", "workload",
                                                     "function", "ir"};
   static const llvm::StringSet<> kMeasurementFields = {
-      "kind",        "workload",     "target",    "config",
-      "config_hash", "status",       "min_s",     "median_s",
-      "max_s",       "repetitions",  "speedup",   "baseline_median_s",
-      "strategy",    "tool_version", "timestamp", "message"};
+      "kind",        "workload",     "target",
+      "config",      "config_hash",  "status",
+      "min_s",       "median_s",     "max_s",
+      "repetitions", "speedup",      "baseline_median_s",
+      "strategy",    "tool_version", "timestamp",
+      "message",     "objective",    "space_fingerprint",
+      "schedule"};
   bool isWorkload = *kind == "workload";
   if (!isWorkload && *kind != "measurement")
     return llvm::createStringError("unknown kind '" + *kind +
@@ -1123,6 +1327,11 @@ Expected<ImportLine> parseImportLine(StringRef text, unsigned number) {
       return llvm::createStringError("workload has an empty hash");
     line.workload = std::move(workload);
   } else {
+    if (std::optional<StringRef> status = object->getString("status"))
+      if (!parseStatus(*status))
+        return llvm::createStringError("unknown status '" + *status +
+                                       "' (expected one of " + statusNames() +
+                                       ")");
     MeasurementRecord record;
     if (!fromJSON(*value, record, root))
       return root.getError();

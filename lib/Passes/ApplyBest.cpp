@@ -11,6 +11,8 @@
 
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace tuner {
@@ -22,6 +24,15 @@ using namespace mlir;
 using namespace tuner;
 
 namespace {
+/// The schedule chosen for one function, applied once every function has
+/// been decided.
+struct Choice {
+  std::string function;
+  Location loc;
+  std::string script;
+  double speedup;
+};
+
 struct TunerApplyBestPass
     : tuner::impl::TunerApplyBestBase<TunerApplyBestPass> {
   using TunerApplyBestBase::TunerApplyBestBase;
@@ -35,74 +46,120 @@ struct TunerApplyBestPass
   void runOnOperation() override;
 
 private:
-  /// Applies the best record of `func`; false on an error (diagnosed).
-  bool applyBest(func::FuncOp func, db::Database &records,
-                 const Target &target, llvm::StringRef machine);
+  /// Chooses the best record of `func` made in the space the function has
+  /// now: std::nullopt when there is nothing to apply (with a remark),
+  /// failure on an error (diagnosed).
+  FailureOr<std::optional<Choice>> choose(func::FuncOp func,
+                                          db::Database &records,
+                                          const Target &target,
+                                          llvm::StringRef machine);
 };
 } // namespace
 
-bool TunerApplyBestPass::applyBest(func::FuncOp func, db::Database &records,
-                                   const Target &target,
-                                   llvm::StringRef machine) {
+FailureOr<std::optional<Choice>>
+TunerApplyBestPass::choose(func::FuncOp func, db::Database &records,
+                           const Target &target, llvm::StringRef machine) {
   std::string workload = workloadHash(func);
-  auto best = records.best(workload, machine);
-  if (!best) {
-    emitError(func, "cannot read the tuning database", best.takeError());
-    return false;
+  auto ranked = records.okRecordsBestFirst(workload, machine);
+  if (!ranked) {
+    emitError(func, "cannot read the tuning database", ranked.takeError());
+    return failure();
   }
-  if (!*best) {
+  if (ranked->empty()) {
     mlir::emitRemark(func.getLoc())
         << "no tuning record for @" << func.getSymName() << " (workload "
         << workload << ") on this machine: left as it is";
-    return true;
-  }
-  if ((*best)->speedup.value_or(0) <= 1.0) {
-    mlir::emitRemark(func.getLoc())
-        << "no recorded schedule of @" << func.getSymName()
-        << " beats the untransformed function: left as it is";
-    return true;
+    return std::optional<Choice>();
   }
   FailureOr<ProgramTree> tree = buildProgramTree(func);
   if (failed(tree))
-    return false;
+    return failure();
   llvm::Expected<Space> space =
       buildSpace(*tree, target, readSpaceOptions(*this));
   if (!space) {
     emitError(func, "cannot build the search space", space.takeError());
-    return false;
+    return failure();
   }
-  llvm::Expected<llvm::json::Value> json = llvm::json::parse((*best)->config);
-  if (!json) {
-    emitError(func, "the recorded config is not JSON", json.takeError());
-    return false;
+  std::string fingerprint = space->fingerprint();
+
+  // The best record made in this space. A record of schema 1 does not know
+  // its space: it is taken when its config reads in this one. Parameters
+  // the tuning run's space did not have keep their defaults, which leave
+  // the program as it is.
+  std::optional<db::MeasurementRecord> chosen;
+  std::optional<Config> config;
+  std::vector<std::string> otherSpaces;
+  size_t inOtherSpaces = 0;
+  std::string unreadable; // Why the best record of schema 1 did not read.
+  for (db::MeasurementRecord &record : *ranked) {
+    if (!record.spaceFingerprint.empty() &&
+        record.spaceFingerprint != fingerprint) {
+      ++inOtherSpaces;
+      if (!llvm::is_contained(otherSpaces, record.spaceFingerprint))
+        otherSpaces.push_back(record.spaceFingerprint);
+      continue;
+    }
+    llvm::Expected<llvm::json::Value> json = llvm::json::parse(record.config);
+    if (!json) {
+      emitError(func, "the recorded config is not JSON", json.takeError());
+      return failure();
+    }
+    llvm::Expected<Config> read =
+        Config::fromJSON(*space, *json, /*allowMissing=*/true);
+    if (!read) {
+      if (!record.spaceFingerprint.empty()) {
+        emitError(func,
+                  "a record made in this function's space has a config "
+                  "that does not read in it",
+                  read.takeError());
+        return failure();
+      }
+      if (unreadable.empty())
+        unreadable = llvm::toString(read.takeError());
+      else
+        llvm::consumeError(read.takeError());
+      continue;
+    }
+    chosen = std::move(record);
+    config = std::move(*read);
+    break;
   }
-  // Parameters the tuning run's space did not have keep their defaults,
-  // which leave the program as it is.
-  llvm::Expected<Config> config =
-      Config::fromJSON(*space, *json, /*allowMissing=*/true);
-  if (!config) {
-    emitError(func,
-              "the recorded config does not fit this function's space (was "
-              "it tuned with other space options?)",
-              config.takeError());
-    return false;
+  if (!chosen) {
+    InFlightDiagnostic diag = func.emitError();
+    diag << "no tuning record of @" << func.getSymName()
+         << " on this machine was made in the space it has now";
+    if (!otherSpaces.empty())
+      diag << ": the space changed (other space options, or another version "
+              "of the tuner): its "
+           << inOtherSpaces << " verified record"
+           << (inOtherSpaces == 1 ? " was" : "s were") << " made in space "
+           << llvm::join(otherSpaces, ", ") << ", the space is now "
+           << fingerprint
+           << "; use the space options it was tuned with, or tune it again";
+    if (!unreadable.empty())
+      diag << (otherSpaces.empty() ? ": " : "; ")
+           << "the best record without a space fingerprint has a config "
+              "that does not fit this function's space (was it tuned with "
+              "other space options?): "
+           << unreadable;
+    return failure();
+  }
+  if (chosen->speedup.value_or(0) <= 1.0) {
+    mlir::emitRemark(func.getLoc())
+        << "no recorded schedule of @" << func.getSymName()
+        << " beats the untransformed function: left as it is";
+    return std::optional<Choice>();
   }
   llvm::Expected<std::string> script =
       buildTransformScript(*tree, *space, *config);
   if (!script) {
     emitError(func, "the recorded config is not a valid schedule",
               script.takeError());
-    return false;
+    return failure();
   }
-  std::string name = func.getSymName().str();
-  Location loc = func.getLoc();
-  if (failed(applyTransformScript(getOperation(), *script)))
-    return false;
-  mlir::emitRemark(loc) << "applied the best recorded schedule of @" << name
-                        << llvm::formatv(" ({0:F2}x over the untransformed "
-                                         "function when measured)",
-                                         (*best)->speedup.value_or(0));
-  return true;
+  return std::optional<Choice>(Choice{func.getSymName().str(), func.getLoc(),
+                                      std::move(*script),
+                                      chosen->speedup.value_or(0)});
 }
 
 void TunerApplyBestPass::runOnOperation() {
@@ -115,25 +172,42 @@ void TunerApplyBestPass::runOnOperation() {
   if (failed(records))
     return signalPassFailure();
 
-  SmallVector<std::string> names;
+  SmallVector<func::FuncOp> funcs;
   if (!functionName.empty()) {
     FailureOr<func::FuncOp> func = selectFunction(module, functionName);
     if (failed(func))
       return signalPassFailure();
-    names.push_back(functionName);
+    funcs.push_back(*func);
   } else {
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isExternal() && hasLoopNests(func))
-        names.push_back(func.getSymName().str());
+        funcs.push_back(func);
   }
   // Records are keyed by the machine that measured them: this one.
   std::string machine = Target::host().fingerprint();
+  // Every function is decided before any is changed: an error leaves the
+  // module as it was.
+  std::vector<Choice> choices;
   bool ok = true;
-  // Look functions up by name each time: applying a schedule replaces the
-  // module's body.
-  for (const std::string &name : names)
-    ok &= applyBest(module.lookupSymbol<func::FuncOp>(name), *records,
-                    *target, machine);
+  for (func::FuncOp func : funcs) {
+    FailureOr<std::optional<Choice>> choice =
+        choose(func, *records, *target, machine);
+    if (failed(choice))
+      ok = false;
+    else if (*choice)
+      choices.push_back(std::move(**choice));
+  }
   if (!ok)
-    signalPassFailure();
+    return signalPassFailure();
+  // Applying a schedule replaces the module's body; a script finds its
+  // function by name.
+  for (const Choice &choice : choices) {
+    if (failed(applyTransformScript(module, choice.script)))
+      return signalPassFailure();
+    mlir::emitRemark(choice.loc)
+        << "applied the best recorded schedule of @" << choice.function
+        << llvm::formatv(" ({0:F2}x over the untransformed function when "
+                         "measured)",
+                         choice.speedup);
+  }
 }

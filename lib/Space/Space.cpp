@@ -599,7 +599,7 @@ std::string Space::fingerprint() const {
   json.getAsObject()->erase("attributes");
   std::string text;
   llvm::raw_string_ostream(text) << json;
-  return llvm::formatv("{0:x16}", llvm::xxh3_64bits(text)).str();
+  return llvm::formatv("{0:x-16}", llvm::xxh3_64bits(text)).str();
 }
 
 uint64_t Config::hash() const {

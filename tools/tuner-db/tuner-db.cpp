@@ -10,6 +10,8 @@
 
 #include "tuner/Database/Database.h"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -49,7 +51,7 @@ static constexpr const char *kOverview =
     "commands:\n"
     "  list           workloads with measurement counts and best speedup\n"
     "  show PREFIX    measurements of the workload whose hash starts with "
-    "PREFIX, best first\n"
+    "PREFIX, best first, with the fingerprint of the space of each config\n"
     "  export [-o F]  every workload and measurement as JSON lines\n"
     "  import FILE    JSON lines from FILE (idempotent; all or nothing)\n"
     "  check          SQLite integrity check and schema check\n";
@@ -181,24 +183,46 @@ static Error showCommand(StringRef prefix) {
   for (size_t begin = 0; begin < records->size();) {
     const std::string &target = (*records)[begin].target;
     size_t end = begin;
-    std::vector<std::vector<std::string>> rows = {
-        {"STATUS", "MEDIAN_S", "MIN_S", "MAX_S", "REPS", "SPEEDUP", "STRATEGY",
-         "CONFIG_HASH", "CONFIG", "MESSAGE"}};
-    for (; end < records->size() && (*records)[end].target == target; ++end) {
-      const MeasurementRecord &record = (*records)[end];
+    while (end < records->size() && (*records)[end].target == target)
+      ++end;
+    llvm::ArrayRef<MeasurementRecord> group =
+        llvm::ArrayRef(*records).slice(begin, end - begin);
+    // The objective of a user's command, when one of them has one.
+    bool objectives = llvm::any_of(group, [](const MeasurementRecord &record) {
+      return record.objective.has_value();
+    });
+    std::vector<std::string> header = {
+        "STATUS",   "MEDIAN_S",    "MIN_S", "MAX_S",  "REPS",   "SPEEDUP",
+        "STRATEGY", "CONFIG_HASH", "SPACE", "CONFIG", "MESSAGE"};
+    std::vector<bool> rightAligned = {false, true,  true,  true,  true, true,
+                                      false, false, false, false, false};
+    if (objectives) {
+      header.insert(header.begin() + 6, "OBJECTIVE");
+      rightAligned.insert(rightAligned.begin() + 6, true);
+    }
+    std::vector<std::vector<std::string>> rows = {header};
+    for (const MeasurementRecord &record : group) {
       std::string hash;
       llvm::raw_string_ostream(hash)
           << llvm::format_hex_no_prefix(record.configHash, 16);
-      rows.push_back(
-          {statusName(record.status).str(), formatSeconds(record.medianSeconds),
-           formatSeconds(record.minSeconds), formatSeconds(record.maxSeconds),
-           std::to_string(record.repetitions), formatSpeedup(record.speedup),
-           record.strategy, hash, record.config, shortMessage(record.message)});
+      std::vector<std::string> row = {
+          statusName(record.status).str(),
+          formatSeconds(record.medianSeconds),
+          formatSeconds(record.minSeconds),
+          formatSeconds(record.maxSeconds),
+          std::to_string(record.repetitions),
+          formatSpeedup(record.speedup),
+          record.strategy,
+          hash,
+          record.spaceFingerprint.empty() ? "-" : record.spaceFingerprint,
+          record.config,
+          shortMessage(record.message)};
+      if (objectives)
+        row.insert(row.begin() + 6, formatSeconds(record.objective));
+      rows.push_back(std::move(row));
     }
     os << "\ntarget: " << target << "\n";
-    printTable(
-        os, rows,
-        {false, true, true, true, true, true, false, false, false, false});
+    printTable(os, rows, rightAligned);
     begin = end;
   }
   return Error::success();
@@ -262,9 +286,14 @@ static Error checkCommand() {
     workloads.insert(summary.workloadHash);
     measurements += summary.counts.total();
   }
-  llvm::outs() << db->path() << ": ok (schema version "
-               << Database::kSchemaVersion << ", " << workloads.size()
-               << " workloads, " << measurements << " measurements)\n";
+  llvm::outs() << db->path() << ": ok (schema version " << db->schemaVersion()
+               << ", " << workloads.size() << " workloads, " << measurements
+               << " measurements)\n";
+  if (db->schemaVersion() < Database::kSchemaVersion)
+    llvm::outs() << "schema version " << db->schemaVersion()
+                 << " is read as it is; writing to the database (import, "
+                    "tuning) migrates it to version "
+                 << Database::kSchemaVersion << "\n";
   return Error::success();
 }
 

@@ -1,11 +1,14 @@
 //===- tuner-train.cpp - Train and evaluate the cost model ----------------===//
 //
-//   tuner-train DATASET -o MODEL [--seed S] [--epochs N] [--hidden 160,96]
+//   tuner-train INPUT... -o MODEL [--seed S] [--epochs N] [--hidden 160,96]
 //               [--embedding E] [--merge-hidden ...] [--regression-hidden ...]
 //               [--dropout P] [--batch B] [--lr R] [--weight-decay W]
-//               [--patience P]
-//       trains a model on a dataset folder, printing each epoch's training
-//       and validation MAPE, and writes the model file;
+//               [--patience P] [--target SPEC]
+//       trains a model on the inputs, printing each epoch's training and
+//       validation MAPE, and writes the model file. An input that is a
+//       folder is a dataset (tuner-gen); any other is a tuning database
+//       (SQLite: its records, see DatabaseInput.h). Every mode that reads a
+//       DATASET reads such a list of inputs, merged into one dataset;
 //   tuner-train --evaluate --model MODEL DATASET [--all] [--json FILE]
 //       reports MAPE, Pearson and Spearman overall and per program on the
 //       model's held-out test programs (every program with --all); --json
@@ -17,6 +20,8 @@
 //       as CSV, one column per feature.
 //
 //===----------------------------------------------------------------------===//
+
+#include "DatabaseInput.h"
 
 #include "tuner/CostModel/CostModel.h"
 #include "tuner/CostModel/Dataset.h"
@@ -45,9 +50,16 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory toolCategory("tuner-train options");
 
-static cl::opt<std::string> datasetOption(cl::Positional,
-                                          cl::desc("<dataset folder>"),
-                                          cl::cat(toolCategory));
+static cl::list<std::string>
+    inputsOption(cl::Positional,
+                 cl::desc("<dataset folder or tuning database>..."),
+                 cl::cat(toolCategory));
+static cl::opt<std::string> targetOption(
+    "target",
+    cl::desc("Target for which the spaces of tuning databases' workloads are "
+             "rebuilt: 'host' or a target description JSON file (records "
+             "made in another space are left out)"),
+    cl::init("host"), cl::value_desc("spec"), cl::cat(toolCategory));
 static cl::opt<std::string> outputOption("o", cl::desc("Model file to write"),
                                          cl::value_desc("file"),
                                          cl::cat(toolCategory));
@@ -159,11 +171,13 @@ static cl::opt<double> dropoutOption("dropout", cl::desc("Dropout probability"),
 
 static constexpr const char *kOverview =
     "trains and evaluates the tuner's cost model\n\n"
-    "  tuner-train DATASET -o MODEL [training options]\n"
-    "  tuner-train --evaluate --model MODEL DATASET [--all] [--json FILE]\n"
+    "  tuner-train INPUT... -o MODEL [training options]\n"
+    "  tuner-train --evaluate --model MODEL INPUT... [--all] [--json FILE]\n"
     "  tuner-train --list-features\n"
-    "  tuner-train --dump-features FILE DATASET\n"
-    "  tuner-train --upgrade OLD-MODEL -o MODEL\n";
+    "  tuner-train --dump-features FILE INPUT...\n"
+    "  tuner-train --upgrade OLD-MODEL -o MODEL\n\n"
+    "An INPUT is a dataset folder (tuner-gen) or a tuning database file "
+    "(the\nrecords of tuning runs); several are merged into one dataset.\n";
 
 static Error error(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -185,13 +199,68 @@ static std::string csvNumber(double value) {
   return text;
 }
 
+/// The inputs, for messages and the model file: "a, b".
+static std::string inputsDescription() {
+  return llvm::join(inputsOption, ", ");
+}
+
+/// Reads every input into one dataset: a folder is a dataset (tuner-gen's
+/// JSON lines), anything else a tuning database (SQLite).
 static Expected<Dataset> readDataset() {
-  if (datasetOption.empty())
-    return error("no dataset folder given (see --help)");
-  Expected<Dataset> dataset = Dataset::read(datasetOption);
-  if (!dataset)
-    return dataset.takeError();
-  for (const std::string &warning : dataset->warnings)
+  if (inputsOption.empty())
+    return error("no dataset folder or tuning database given (see --help)");
+  Dataset dataset;
+  std::vector<std::string> databases;
+  for (const std::string &input : inputsOption) {
+    if (!llvm::sys::fs::exists(input))
+      return error("cannot read '" + input +
+                   "': no such file or folder (expected a dataset folder or "
+                   "a tuning database)");
+    if (!llvm::sys::fs::is_directory(input)) {
+      databases.push_back(input);
+      continue;
+    }
+    Expected<Dataset> folder = Dataset::read(input);
+    if (!folder)
+      return folder.takeError();
+    if (Error err = dataset.append(std::move(*folder), input))
+      return std::move(err);
+  }
+  if (!databases.empty()) {
+    Expected<Target> target = Target::resolve(targetOption);
+    if (!target)
+      return error("--target: " + llvm::toString(target.takeError()));
+    DatabaseInputStats stats;
+    Expected<Dataset> records = readTuningDatabases(
+        databases, *target, stats, [](const llvm::Twine &line) {
+          llvm::WithColor::note(llvm::errs(), "tuner-train") << line << "\n";
+        });
+    if (!records)
+      return records.takeError();
+    std::string names = llvm::join(databases, ", ");
+    std::vector<std::string> leftOut;
+    auto count = [&](uint64_t n, llvm::StringRef what) {
+      if (n)
+        leftOut.push_back(llvm::formatv("{0} {1}", n, what));
+    };
+    count(stats.otherSpace, "made in another space");
+    count(stats.unreadable, "whose config does not read in the space");
+    count(stats.incomplete, "'ok' without a speedup");
+    count(stats.unusableWorkload, "of workloads left out");
+    count(stats.duplicates, "read before, from another database");
+    llvm::WithColor::note(llvm::errs(), "tuner-train")
+        << llvm::formatv("tuning database{0} {1}: {2} programs of {3} "
+                         "workloads, {4} samples of {5} records",
+                         databases.size() == 1 ? "" : "s", names,
+                         stats.programs, stats.workloads, stats.samples,
+                         stats.records)
+        << (leftOut.empty() ? ""
+                            : " (left out: " + llvm::join(leftOut, ", ") + ")")
+        << "\n";
+    if (Error err = dataset.append(std::move(*records), names))
+      return std::move(err);
+  }
+  for (const std::string &warning : dataset.warnings)
     llvm::WithColor::warning(llvm::errs(), "tuner-train") << warning << "\n";
   return dataset;
 }
@@ -248,12 +317,12 @@ static Error train() {
   Expected<Dataset> dataset = readDataset();
   if (!dataset)
     return dataset.takeError();
-  llvm::outs() << "dataset " << datasetOption << ": "
+  llvm::outs() << "dataset " << inputsDescription() << ": "
                << dataset->programs.size() << " programs, "
                << dataset->samples.size() << " samples\n";
   llvm::outs().flush();
   Expected<CostModel> model = trainCostModel(
-      *dataset, datasetOption, options, [&](const EpochReport &report) {
+      *dataset, inputsDescription(), options, [&](const EpochReport &report) {
         if (options.ensemble > 1)
           llvm::outs() << llvm::formatv("network {0}/{1}  ", report.member + 1,
                                         options.ensemble);
@@ -328,13 +397,13 @@ static Error evaluate() {
     if (programs.empty())
       return error("none of the model's " +
                    llvm::Twine(model->getDataset().testPrograms.size()) +
-                   " test programs is in " + datasetOption +
+                   " test programs is in " + inputsDescription() +
                    " (was the model trained on another dataset?); use --all "
                    "to evaluate on every program");
     if (programs.size() < model->getDataset().testPrograms.size())
       llvm::WithColor::warning(llvm::errs(), "tuner-train")
           << (model->getDataset().testPrograms.size() - programs.size())
-          << " of the model's test programs are not in " << datasetOption
+          << " of the model's test programs are not in " << inputsDescription()
           << "\n";
   }
   std::set<std::string> targets;
@@ -352,10 +421,10 @@ static Error evaluate() {
     return evaluation.takeError();
   if (evaluation->rows.empty())
     return error("no measured (\"ok\") samples to evaluate on in " +
-                 datasetOption);
+                 inputsDescription());
 
   llvm::raw_ostream &os = llvm::outs();
-  os << "model " << modelOption << " on " << datasetOption << ", "
+  os << "model " << modelOption << " on " << inputsDescription() << ", "
      << (allOption ? "all programs" : "held-out test programs") << "\n";
   const Metrics &all = evaluation->overall;
   os << llvm::formatv("overall: {0} samples, MAPE {1}, Pearson {2}, "
@@ -385,7 +454,7 @@ static Error evaluate() {
   llvm::json::Value json = evaluation->toJSON(/*withRows=*/true);
   llvm::json::Object &object = *json.getAsObject();
   object["model"] = modelOption.getValue();
-  object["dataset"] = datasetOption.getValue();
+  object["dataset"] = inputsDescription();
   object["split"] = allOption ? "all" : "test";
   return writeText(jsonOption, [&](llvm::raw_ostream &out) {
     out << llvm::formatv("{0:2}", json) << "\n";

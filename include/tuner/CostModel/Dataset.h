@@ -72,6 +72,12 @@ public:
   /// Index of each program id in `programs`.
   std::map<std::string, size_t> programIndex() const;
 
+  /// Appends `other`'s programs, samples and warnings, to train on several
+  /// sources at once (dataset folders, tuning databases). A program id
+  /// already present is an error naming it and `origin` (what `other` was
+  /// read from), and leaves this dataset unchanged.
+  llvm::Error append(Dataset other, llvm::StringRef origin);
+
   /// Reads every programs*.jsonl / samples*.jsonl file of `folder` (in name
   /// order, programs first). A malformed line (other than a truncated last
   /// line) is an error naming the file and line; so are a program id seen

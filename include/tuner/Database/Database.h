@@ -7,14 +7,20 @@
 // transaction, so a tuning run killed at any moment loses no finished
 // measurement, and lookup() lets a rerun skip configs already measured.
 //
-// Schema (version 1):
+// Schema (version 2):
 //   meta(key TEXT PRIMARY KEY, value TEXT)   application = tuner,
-//                                            schema_version = 1
+//                                            schema_version = 2
 //   workloads(hash, function_name, canonical_ir)
 //   measurements(workload_hash, target, config, config_hash, status,
 //                min_seconds, median_seconds, max_seconds, repetitions,
 //                speedup, baseline_median_seconds, strategy, tool_version,
-//                timestamp, message)
+//                timestamp, message, objective, space_fingerprint, schedule)
+// The status column accepts every name of tuner::Status (statusName). Schema
+// 1 lacked the last three columns and accepted only the measuring
+// evaluator's statuses. A file of schema 1 is read as it is in ReadOnly mode
+// (objective null, space fingerprint and schedule empty) and migrated in
+// place, in one transaction that keeps every row, when opened ReadWrite. A
+// newer schema is refused.
 // A measurement is identified by (workload, target, config hash, strategy,
 // timestamp); the database holds at most one measurement per identity.
 //
@@ -25,9 +31,14 @@
 //    "config":JSON-TEXT, "config_hash":"16 hex digits", "status":STATUS,
 //    "min_s":NUM?, "median_s":NUM?, "max_s":NUM?, "repetitions":INT,
 //    "speedup":NUM?, "baseline_median_s":NUM?, "strategy":NAME,
-//    "tool_version":TEXT, "timestamp":INT, "message":TEXT}
-// Fields marked ? may be missing or null (absent; export writes null, and
-// omits "ir" when no IR is stored); no other field is allowed. Numbers are
+//    "tool_version":TEXT, "timestamp":INT, "message":TEXT,
+//    "objective":NUM?, "space_fingerprint":"16 hex digits"?,
+//    "schedule":TEXT?}
+// Fields marked ? may be missing or null (absent; export writes null, but
+// omits "ir" when no IR is stored, "objective" when absent, and
+// "space_fingerprint" and "schedule" when empty, so that a record without
+// them is written as a tuner of schema 1 wrote it); no other field is
+// allowed. Numbers are
 // written with 17 significant digits, so they round-trip exactly.
 // "config" holds the config's canonical JSON text as a string, so that it
 // round-trips byte for byte. A measurement line needs its workload in the
@@ -148,7 +159,9 @@ public:
   /// Opens the database at `path`. A file that is not an SQLite database, or
   /// an SQLite database that is not a tuner database of a known schema
   /// version, is an error naming the path and the problem, and is left
-  /// untouched.
+  /// untouched. A file of an older schema is migrated to kSchemaVersion when
+  /// opened ReadWrite (in one transaction: on failure, an error and the file
+  /// as it was) and read as it is when opened ReadOnly.
   static llvm::Expected<Database> open(llvm::StringRef path,
                                        Mode mode = Mode::ReadWrite);
 
@@ -160,8 +173,11 @@ public:
 
   /// The path this database was opened from.
   llvm::StringRef path() const { return dbPath; }
-  /// The schema version this library writes and reads.
-  static constexpr int64_t kSchemaVersion = 1;
+  /// The schema version this library writes (it reads every older one).
+  static constexpr int64_t kSchemaVersion = 2;
+  /// The schema version of the open file: kSchemaVersion, but for an older
+  /// file opened ReadOnly, which is read as it is.
+  int64_t schemaVersion() const { return fileSchemaVersion; }
 
   /// Adds a workload; when its hash is already known, keeps the stored
   /// function name and fills in the IR if it was missing.
@@ -191,6 +207,10 @@ public:
   /// The `ok` measurement with the lowest median, if any.
   llvm::Expected<std::optional<MeasurementRecord>>
   best(llvm::StringRef workloadHash, llvm::StringRef target);
+  /// Every `ok` measurement of a workload on a target, best first: by
+  /// ascending median, then in insertion order (best() is the first).
+  llvm::Expected<std::vector<MeasurementRecord>>
+  okRecordsBestFirst(llvm::StringRef workloadHash, llvm::StringRef target);
   /// Measurements of a workload on a target, per status.
   llvm::Expected<StatusCounts> countByStatus(llvm::StringRef workloadHash,
                                              llvm::StringRef target);
@@ -217,10 +237,11 @@ private:
   };
   using Handle = std::unique_ptr<sqlite3, SqliteCloser>;
 
-  Database(std::string path, Handle handle);
+  Database(std::string path, Handle handle, int64_t schemaVersion);
 
   std::string dbPath;
   Handle handle;
+  int64_t fileSchemaVersion;
 };
 
 } // namespace db

@@ -173,9 +173,13 @@ def TunerApplyBest : Pass<"tuner-apply-best", "mlir::ModuleOp"> {
   let description = [{
     Like MetaSchedule's "apply history best": for every function with loop
     nests (or the one named), looks up the best verified measurement of that
-    workload on this machine in the tuning database and applies its config.
-    Functions without a record are left as they are, with a remark. The
-    database is only read.
+    workload on this machine in the tuning database that was made in the
+    space the function has now (built with the pass's space options: the
+    record's space fingerprint must match; a record of database schema 1,
+    without one, must have a config that reads in the space) and applies its
+    config. Functions without a record are left as they are, with a remark;
+    a function whose records were all made in another space is an error, and
+    the module is left unchanged. The database is only read.
   }];
   let options = [
     Option<"database", "database", "std::string", /*default=*/"\"\"",

@@ -236,6 +236,28 @@ TEST(TrainingTest, DisturbedBaselinesLeaveTheirProgramsOut) {
     EXPECT_NE(schedule.program, dataset.programs.front().id);
 }
 
+TEST(TrainingTest, AppendMergesDatasetsWithDistinctPrograms) {
+  Dataset dataset = syntheticDataset(2, 3, 1);
+  Dataset other = syntheticDataset(3, 4, 2);
+  for (ProgramRecord &program : other.programs)
+    program.id = "other-" + program.id;
+  for (SampleRecord &sample : other.samples)
+    sample.programId = "other-" + sample.programId;
+  other.warnings.push_back("a warning");
+  ASSERT_FALSE(bool(dataset.append(other, "other")));
+  EXPECT_EQ(dataset.programs.size(), 5u);
+  EXPECT_EQ(dataset.samples.size(), 2u * 3 + 3u * 4);
+  EXPECT_EQ(dataset.programs.back().id, "other-p2");
+  EXPECT_EQ(dataset.warnings, std::vector<std::string>{"a warning"});
+  // A program id read twice is an error, and nothing is appended.
+  llvm::Error twice = dataset.append(syntheticDataset(1, 2, 3), "again");
+  ASSERT_TRUE(bool(twice));
+  EXPECT_EQ(llvm::toString(std::move(twice)),
+            "program 'p0' of again was already read from another input");
+  EXPECT_EQ(dataset.programs.size(), 5u);
+  EXPECT_EQ(dataset.samples.size(), 2u * 3 + 3u * 4);
+}
+
 TEST(TrainingTest, TrainFractionKeepsTheTestPrograms) {
   Dataset dataset = syntheticDataset(20, 4, 9);
   TrainingOptions options = tinyOptions();

@@ -13,6 +13,7 @@
 
 #include <csignal>
 #include <cstdlib>
+#include <limits>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -157,7 +158,7 @@ TEST_F(DatabaseTest, CreatesFolderWalAndMeta) {
   EXPECT_EQ(rawQuery(path, "SELECT value FROM meta WHERE key='application'"),
             "tuner");
   EXPECT_EQ(rawQuery(path, "SELECT value FROM meta WHERE key='schema_version'"),
-            "1");
+            "2");
   // An existing empty file is a fresh database, not a foreign one.
   std::string empty = file("empty.db");
   writeBytes(empty, "");
@@ -501,8 +502,9 @@ TEST_F(DatabaseTest, RefusesFilesThatAreNotOurs) {
     llvm::Expected<Database> db = Database::open(newer);
     ASSERT_TRUE(bool(db));
   }
-  rawSql(newer, "UPDATE meta SET value = '2' WHERE key = 'schema_version'");
-  expectRefused(newer, "has schema version 2, newer than");
+  rawSql(newer, "UPDATE meta SET value = '3' WHERE key = 'schema_version'");
+  expectRefused(newer, "has schema version 3, newer than the version this "
+                       "tuner supports (2)");
 
   std::string unknown = file("unknown.db");
   {
@@ -611,6 +613,320 @@ TEST_F(DatabaseTest, KilledWriterLosesNoFinishedRecord) {
     for (size_t i = 0; i < all->size(); ++i)
       EXPECT_EQ((*all)[i], makeRecord(i));
   }
+}
+
+/// The schema of version 1, as the tuner of that version created it.
+constexpr const char *kSchemaVersion1 = R"sql(
+CREATE TABLE meta(
+  key TEXT PRIMARY KEY NOT NULL,
+  value TEXT NOT NULL);
+CREATE TABLE workloads(
+  hash TEXT PRIMARY KEY NOT NULL,
+  function_name TEXT NOT NULL,
+  canonical_ir TEXT);
+CREATE TABLE measurements(
+  id INTEGER PRIMARY KEY,
+  workload_hash TEXT NOT NULL REFERENCES workloads(hash),
+  target TEXT NOT NULL,
+  config TEXT NOT NULL,
+  config_hash INTEGER NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('ok', 'apply_failed',
+    'compile_failed', 'crashed', 'timeout', 'wrong_result')),
+  min_seconds REAL,
+  median_seconds REAL,
+  max_seconds REAL,
+  repetitions INTEGER NOT NULL,
+  speedup REAL,
+  baseline_median_seconds REAL,
+  strategy TEXT NOT NULL,
+  tool_version TEXT NOT NULL,
+  timestamp INTEGER NOT NULL,
+  message TEXT NOT NULL,
+  UNIQUE(workload_hash, target, config_hash, strategy, timestamp));
+INSERT INTO meta VALUES ('application', 'tuner'), ('schema_version', '1');
+INSERT INTO workloads VALUES ('a1b2c3d4e5f60718', 'matmul',
+  'func.func @matmul() {}');
+INSERT INTO measurements VALUES (1, 'a1b2c3d4e5f60718',
+  'cpu=test;features=+avx2;cores=2', '{"tile":[1,8]}', 1, 'ok', 0.45, 0.5,
+  0.6, 5, 4.0, 2.0, 'random', '0.1.0', 1700000001, '');
+INSERT INTO measurements VALUES (2, 'a1b2c3d4e5f60718',
+  'cpu=test;features=+avx2;cores=2', '{"tile":[2,8]}', 2, 'compile_failed',
+  NULL, NULL, NULL, 0, NULL, 2.0, 'random', '0.1.0', 1700000002,
+  'error: failed');
+INSERT INTO measurements VALUES (5, 'a1b2c3d4e5f60718',
+  'cpu=test;features=+avx2;cores=2', '{"tile":[3,8]}', 3, 'ok', 0.2, 0.25,
+  0.3, 5, 8.0, 2.0, 'random', '0.1.0', 1700000003, '');
+CREATE INDEX measurements_by_strategy ON measurements(strategy);
+)sql";
+
+/// The records kSchemaVersion1 holds, as this version reads them.
+std::vector<MeasurementRecord> version1Records() {
+  MeasurementRecord first = makeRecord(1, Status::Ok, 0.5);
+  first.minSeconds = 0.45;
+  first.maxSeconds = 0.6;
+  first.speedup = 4.0;
+  MeasurementRecord second = makeRecord(2, Status::CompileFailed);
+  second.message = "error: failed";
+  MeasurementRecord third = makeRecord(3, Status::Ok, 0.25);
+  third.minSeconds = 0.2;
+  third.maxSeconds = 0.3;
+  third.speedup = 8.0;
+  return {first, second, third};
+}
+
+/// A record with every field of schema 2.
+MeasurementRecord makeFullRecord(uint64_t index, Status status) {
+  MeasurementRecord record = makeRecord(index, status, 0.5);
+  record.objective = -12.5 + static_cast<double>(index);
+  record.spaceFingerprint = "0123456789abcdef";
+  record.schedule = "module attributes {transform.with_named_sequence} {\n"
+                    "  // \"tile\" " +
+                    std::to_string(index) + "\n}\n";
+  return record;
+}
+
+TEST_F(DatabaseTest, StoresObjectiveSpaceFingerprintScheduleAndAllStatuses) {
+  std::string path = file("t.db");
+  std::vector<MeasurementRecord> written;
+  {
+    Database db = openWithWorkload(path);
+    EXPECT_EQ(db.schemaVersion(), 2);
+    for (unsigned i = 0; i < tuner::kNumStatuses; ++i)
+      written.push_back(makeFullRecord(i + 1, static_cast<Status>(i)));
+    // A record that leaves them out reads back without them.
+    written.push_back(makeRecord(20));
+    for (const MeasurementRecord &record : written)
+      ASSERT_NO_ERROR(db.record(record));
+  }
+  llvm::Expected<Database> db = Database::open(path, Database::Mode::ReadOnly);
+  ASSERT_TRUE(bool(db)) << llvm::toString(db.takeError());
+  llvm::Expected<std::vector<MeasurementRecord>> all =
+      db->records(kWorkload, kTarget);
+  ASSERT_TRUE(bool(all));
+  EXPECT_EQ(*all, written);
+  EXPECT_EQ(all->at(0).spaceFingerprint, "0123456789abcdef");
+  EXPECT_EQ(all->at(0).objective, std::optional<double>(-11.5));
+  EXPECT_NE(all->at(0).schedule.find("transform.with_named_sequence"),
+            std::string::npos);
+  EXPECT_FALSE(all->back().objective.has_value());
+  EXPECT_TRUE(all->back().spaceFingerprint.empty());
+  llvm::Expected<StatusCounts> counts = db->countByStatus(kWorkload, kTarget);
+  ASSERT_TRUE(bool(counts));
+  EXPECT_EQ(counts->get(Status::InvalidOutput), 1u);
+  EXPECT_EQ(counts->get(Status::ModelError), 1u);
+  EXPECT_EQ(counts->get(Status::Ok), 2u);
+  llvm::Expected<std::optional<MeasurementRecord>> found =
+      db->lookup(kWorkload, kTarget, 1);
+  ASSERT_TRUE(bool(found) && found->has_value());
+  EXPECT_EQ(**found, written[0]);
+  llvm::Expected<std::optional<MeasurementRecord>> best =
+      db->best(kWorkload, kTarget);
+  ASSERT_TRUE(bool(best) && best->has_value());
+  EXPECT_EQ((*best)->schedule, written[0].schedule);
+
+  // The status column checks what it stores, names from tuner::Status.
+  char *message = nullptr;
+  sqlite3 *raw = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+  int rc = sqlite3_exec(
+      raw,
+      "INSERT INTO measurements(workload_hash, target, config, config_hash, "
+      "status, repetitions, strategy, tool_version, timestamp, message) "
+      "VALUES ('a1b2c3d4e5f60718', 't', '{}', 99, 'exploded', 0, 's', 'v', "
+      "0, '')",
+      nullptr, nullptr, &message);
+  std::string error = message ? message : "";
+  sqlite3_free(message);
+  sqlite3_close(raw);
+  EXPECT_NE(rc, SQLITE_OK);
+  EXPECT_NE(error.find("CHECK constraint failed"), std::string::npos) << error;
+}
+
+TEST_F(DatabaseTest, RejectsBadNewFields) {
+  Database db = openWithWorkload(file("t.db"));
+  MeasurementRecord fingerprint = makeRecord(1);
+  fingerprint.spaceFingerprint = "not-a-fingerprint";
+  std::string message = llvm::toString(db.record(fingerprint));
+  EXPECT_NE(message.find("space fingerprint 'not-a-fingerprint' is not 16 "
+                         "hex digits"),
+            std::string::npos)
+      << message;
+  MeasurementRecord objective = makeRecord(2);
+  objective.objective = std::numeric_limits<double>::infinity();
+  message = llvm::toString(db.record(objective));
+  EXPECT_NE(message.find("objective must be a finite number"),
+            std::string::npos)
+      << message;
+  llvm::Expected<StatusCounts> counts = db.countByStatus(kWorkload, kTarget);
+  ASSERT_TRUE(bool(counts));
+  EXPECT_EQ(counts->total(), 0u);
+}
+
+TEST_F(DatabaseTest, JsonLinesCarryNewFieldsAndReadOldLines) {
+  std::string text;
+  {
+    Database db = openWithWorkload(file("a.db"));
+    ASSERT_NO_ERROR(db.record(makeFullRecord(1, Status::Ok)));
+    ASSERT_NO_ERROR(db.record(makeFullRecord(2, Status::InvalidOutput)));
+    ASSERT_NO_ERROR(db.record(makeRecord(3)));
+    llvm::raw_string_ostream os(text);
+    ASSERT_NO_ERROR(db.exportJsonLines(os));
+  }
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(text).split(lines, '\n', -1, /*KeepEmpty=*/false);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_NE(lines[1].find("\"objective\":-11.5"), llvm::StringRef::npos)
+      << lines[1].str();
+  EXPECT_NE(lines[1].find("\"space_fingerprint\":\"0123456789abcdef\""),
+            llvm::StringRef::npos)
+      << lines[1].str();
+  EXPECT_NE(lines[1].find("\"schedule\":\"module attributes"),
+            llvm::StringRef::npos)
+      << lines[1].str();
+  EXPECT_NE(lines[2].find("\"status\":\"invalid_output\""),
+            llvm::StringRef::npos);
+  // A record without them writes a line as schema 1 did.
+  EXPECT_EQ(lines[3].find("objective"), llvm::StringRef::npos)
+      << lines[3].str();
+  EXPECT_EQ(lines[3].find("space_fingerprint"), llvm::StringRef::npos);
+  EXPECT_EQ(lines[3].find("schedule"), llvm::StringRef::npos);
+
+  Database copy = openWithWorkload(file("b.db"));
+  llvm::Expected<ImportStats> stats = copy.importJsonLines(text, "dump.jsonl");
+  ASSERT_TRUE(bool(stats)) << llvm::toString(stats.takeError());
+  EXPECT_EQ(stats->measurementsAdded, 3u);
+  llvm::Expected<std::vector<MeasurementRecord>> all =
+      copy.records(kWorkload, kTarget);
+  ASSERT_TRUE(bool(all));
+  EXPECT_EQ(*all,
+            (std::vector<MeasurementRecord>{
+                makeFullRecord(1, Status::Ok),
+                makeFullRecord(2, Status::InvalidOutput), makeRecord(3)}));
+
+  // A line written by a tuner of schema 1, and the new fields as null.
+  std::string old =
+      "{\"baseline_median_s\":2,\"config\":\"{\\\"tile\\\":[4,8]}\","
+      "\"config_hash\":\"0000000000000004\",\"kind\":\"measurement\","
+      "\"max_s\":1.2,\"median_s\":1,\"message\":\"\",\"min_s\":0.9,"
+      "\"repetitions\":5,\"speedup\":2,\"status\":\"ok\",\"strategy\":"
+      "\"random\",\"target\":\"cpu=test;features=+avx2;cores=2\","
+      "\"timestamp\":1700000004,\"tool_version\":\"0.1.0\",\"workload\":"
+      "\"a1b2c3d4e5f60718\"}\n"
+      "{\"baseline_median_s\":2,\"config\":\"{\\\"tile\\\":[5,8]}\","
+      "\"config_hash\":\"0000000000000005\",\"kind\":\"measurement\","
+      "\"max_s\":null,\"median_s\":null,\"message\":\"\",\"min_s\":null,"
+      "\"repetitions\":0,\"speedup\":null,\"status\":\"model_error\","
+      "\"strategy\":\"random\",\"target\":\"cpu=test;features=+avx2;cores=2\","
+      "\"timestamp\":1700000005,\"tool_version\":\"0.1.0\",\"workload\":"
+      "\"a1b2c3d4e5f60718\",\"objective\":null}\n";
+  Database fresh = openWithWorkload(file("c.db"));
+  llvm::Expected<ImportStats> oldStats = fresh.importJsonLines(old, "old");
+  ASSERT_TRUE(bool(oldStats)) << llvm::toString(oldStats.takeError());
+  EXPECT_EQ(oldStats->measurementsAdded, 2u);
+  llvm::Expected<std::optional<MeasurementRecord>> four =
+      fresh.lookup(kWorkload, kTarget, 4);
+  ASSERT_TRUE(bool(four) && four->has_value());
+  EXPECT_EQ(**four, makeRecord(4));
+  llvm::Expected<std::optional<MeasurementRecord>> five =
+      fresh.lookup(kWorkload, kTarget, 5);
+  ASSERT_TRUE(bool(five) && five->has_value());
+  EXPECT_EQ((*five)->status, Status::ModelError);
+  EXPECT_FALSE((*five)->objective.has_value());
+
+  // A malformed new field names the line.
+  std::string bad = lines[0].str() + "\n" +
+                    llvm::StringRef(lines[1]).str().replace(
+                        lines[1].find("\"0123456789abcdef\""), 18, "17") +
+                    "\n";
+  llvm::Expected<ImportStats> badStats =
+      fresh.importJsonLines(bad, "bad.jsonl");
+  ASSERT_FALSE(bool(badStats));
+  std::string message = llvm::toString(badStats.takeError());
+  EXPECT_NE(message.find("bad.jsonl:2:"), std::string::npos) << message;
+  EXPECT_NE(message.find("space_fingerprint"), std::string::npos) << message;
+  // An unknown status names the statuses there are.
+  std::string unknown = llvm::StringRef(lines[1]).str().replace(
+      lines[1].find("\"status\":\"ok\""), 13, "\"status\":\"exploded\"");
+  badStats = fresh.importJsonLines(unknown, "bad.jsonl");
+  ASSERT_FALSE(bool(badStats));
+  message = llvm::toString(badStats.takeError());
+  EXPECT_NE(message.find("unknown status 'exploded' (expected one of ok, "
+                         "apply_failed"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("model_error"), std::string::npos) << message;
+}
+
+TEST_F(DatabaseTest, SchemaVersion1IsReadAsItIsAndMigratedForWriting) {
+  std::string path = file("v1.db");
+  rawSql(path, kSchemaVersion1);
+  std::string before = readBytes(path);
+  std::vector<MeasurementRecord> expected = version1Records();
+
+  // Read-only: read as it is, the file untouched.
+  {
+    llvm::Expected<Database> db =
+        Database::open(path, Database::Mode::ReadOnly);
+    ASSERT_TRUE(bool(db)) << llvm::toString(db.takeError());
+    EXPECT_EQ(db->schemaVersion(), 1);
+    llvm::Expected<std::vector<MeasurementRecord>> all =
+        db->records(kWorkload, kTarget);
+    ASSERT_TRUE(bool(all)) << llvm::toString(all.takeError());
+    EXPECT_EQ(*all, expected);
+    llvm::Expected<std::optional<MeasurementRecord>> best =
+        db->best(kWorkload, kTarget);
+    ASSERT_TRUE(bool(best) && best->has_value());
+    EXPECT_EQ((*best)->configHash, 3u);
+    EXPECT_TRUE((*best)->spaceFingerprint.empty());
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    ASSERT_NO_ERROR(db->exportJsonLines(os));
+    EXPECT_EQ(text.find("space_fingerprint"), std::string::npos);
+    EXPECT_NE(text.find("\"config_hash\":\"0000000000000003\""),
+              std::string::npos);
+    ASSERT_NO_ERROR(db->checkIntegrity());
+  }
+  EXPECT_EQ(readBytes(path), before);
+  EXPECT_EQ(rawQuery(path, "SELECT value FROM meta WHERE key='schema_version'"),
+            "1");
+
+  // Read-write: migrated in place, every row kept with its id.
+  {
+    llvm::Expected<Database> db = Database::open(path);
+    ASSERT_TRUE(bool(db)) << llvm::toString(db.takeError());
+    EXPECT_EQ(db->schemaVersion(), 2);
+    llvm::Expected<std::vector<MeasurementRecord>> all =
+        db->records(kWorkload, kTarget);
+    ASSERT_TRUE(bool(all));
+    EXPECT_EQ(*all, expected);
+    ASSERT_NO_ERROR(db->checkIntegrity());
+    // It now takes what schema 1 could not.
+    MeasurementRecord full = makeFullRecord(9, Status::ModelError);
+    ASSERT_NO_ERROR(db->record(full));
+    expected.push_back(full);
+  }
+  EXPECT_EQ(rawQuery(path, "SELECT value FROM meta WHERE key='schema_version'"),
+            "2");
+  EXPECT_EQ(rawQuery(path, "SELECT group_concat(id) FROM (SELECT id FROM "
+                           "measurements ORDER BY id)"),
+            "1,2,5,6");
+  EXPECT_EQ(rawQuery(path, "SELECT name FROM sqlite_schema WHERE type = "
+                           "'index' AND sql IS NOT NULL"),
+            "measurements_by_strategy");
+  EXPECT_EQ(rawQuery(path, "SELECT count(*) FROM sqlite_schema WHERE name = "
+                           "'measurements_migrated'"),
+            "0");
+  // Opening again neither migrates again nor loses anything.
+  llvm::Expected<Database> again = Database::open(path);
+  ASSERT_TRUE(bool(again)) << llvm::toString(again.takeError());
+  llvm::Expected<std::vector<MeasurementRecord>> all =
+      again->records(kWorkload, kTarget);
+  ASSERT_TRUE(bool(all));
+  EXPECT_EQ(*all, expected);
+  llvm::Expected<std::optional<Workload>> workload =
+      again->getWorkload(kWorkload);
+  ASSERT_TRUE(bool(workload) && workload->has_value());
+  EXPECT_EQ(**workload, makeWorkload());
 }
 
 TEST_F(DatabaseTest, DefaultPathFollowsXdgThenHome) {

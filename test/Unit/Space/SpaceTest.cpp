@@ -2,6 +2,7 @@
 
 #include "tuner/Space/Space.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -371,6 +372,23 @@ TEST(Space, JSONRoundTrip) {
   EXPECT_EQ(entries, 1);
   llvm::sys::fs::remove(path);
   llvm::sys::fs::remove(dir);
+}
+
+TEST(Space, Fingerprint) {
+  Space space = everyKindSpace();
+  std::string fingerprint = space.fingerprint();
+  // 16 hex digits, as the tuning database stores it.
+  EXPECT_EQ(fingerprint.size(), 16u) << fingerprint;
+  EXPECT_TRUE(llvm::all_of(fingerprint, llvm::isHexDigit)) << fingerprint;
+  // The same space, read back or described otherwise, is the same.
+  llvm::Expected<Space> copy = Space::fromJSON(space.toJSON());
+  ASSERT_OK(copy);
+  EXPECT_EQ(copy->fingerprint(), fingerprint);
+  copy->attributes["size"] = "12345";
+  EXPECT_EQ(copy->fingerprint(), fingerprint);
+  // Another parameter is another space.
+  ASSERT_OK(copy->addParameter(Parameter::boolean("parallel")));
+  EXPECT_NE(copy->fingerprint(), fingerprint);
 }
 
 TEST(Space, JSONErrors) {
