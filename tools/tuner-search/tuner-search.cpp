@@ -319,7 +319,6 @@ Error search(const Space &space, const ChainOfTrees &chain) {
   std::vector<double> bests;
   std::vector<double> simulated;
   llvm::json::Object lastSummary;
-  TuningResult last;
   bool interactive = llvm::errs().is_displayed();
   for (unsigned run = 0; run < runsOption; ++run) {
     SearchProblem problem;
@@ -368,6 +367,9 @@ Error search(const Space &space, const ChainOfTrees &chain) {
     if (result.best)
       bests.push_back(result.best->objective);
     if (runsOption == 1) {
+      // The best config on stdout first, then the account on stderr.
+      printBest(result, space);
+      llvm::outs().flush();
       llvm::errs() << llvm::formatv(
           "tuner-search: {0} configs ({1} evaluated, {2} from the database), "
           "{3} failed{4}; best {5}\n",
@@ -376,7 +378,6 @@ Error search(const Space &space, const ChainOfTrees &chain) {
           session.failureCount() ? " (" + session.describeFailures() + ")"
                                  : std::string(),
           result.best ? number(result.best->objective) : std::string("none"));
-      last = result;
       lastSummary = std::move(summary);
     } else {
       runs.push_back(std::move(summary));
@@ -385,7 +386,6 @@ Error search(const Space &space, const ChainOfTrees &chain) {
 
   llvm::json::Object output;
   if (runsOption == 1) {
-    printBest(last, space);
     output = std::move(lastSummary);
   } else {
     double mean = 0, squares = 0, meanTime = 0;
