@@ -767,6 +767,15 @@ CostModel::ProgramPredictor::predict(llvm::ArrayRef<Config> configs) const {
   std::vector<ProgramFeatures> schedules;
   schedules.reserve(configs.size());
   for (auto [i, config] : llvm::enumerate(configs)) {
+    if (plans) {
+      llvm::Expected<std::shared_ptr<const SchedulePlan>> plan =
+          plans->get(config);
+      if (!plan)
+        return error("config " + llvm::Twine(i) + ": " +
+                     llvm::toString(plan.takeError()));
+      schedules.push_back(extractor.extract(**plan));
+      continue;
+    }
     llvm::Expected<ProgramFeatures> features = extractor.extract(space, config);
     if (!features)
       return error("config " + llvm::Twine(i) + ": " +

@@ -392,16 +392,27 @@ llvm::Error Measurer::initialize(ModuleOp original, llvm::StringRef function,
 }
 
 std::string Measurer::serialize(ModuleOp candidate) const {
-  OwningOpRef<ModuleOp> copy(candidate.clone());
-  for (Operation &op :
-       llvm::make_early_inc_range(copy->getBody()->getOperations()))
-    if (op.getDialect() && op.getDialect()->getNamespace() == "transform")
-      op.erase();
-  copy.get()->removeAttr("transform.with_named_sequence");
+  auto isTransform = [](Operation &op) {
+    return op.getDialect() && op.getDialect()->getNamespace() == "transform";
+  };
+  // A schedule left in the file is dropped, on a copy; a candidate without
+  // one (every candidate the tuner builds) is printed as it is.
+  OwningOpRef<ModuleOp> copy;
+  ModuleOp printed = candidate;
+  if (llvm::any_of(candidate.getBody()->getOperations(), isTransform) ||
+      candidate->hasAttr("transform.with_named_sequence")) {
+    copy = candidate.clone();
+    for (Operation &op :
+         llvm::make_early_inc_range(copy->getBody()->getOperations()))
+      if (isTransform(op))
+        op.erase();
+    copy.get()->removeAttr("transform.with_named_sequence");
+    printed = *copy;
+  }
   std::string text;
   llvm::raw_string_ostream os(text);
   // With locations, so that errors in the lowering point into the user's file.
-  copy->print(os, OpPrintingFlags().enableDebugInfo());
+  printed->print(os, OpPrintingFlags().enableDebugInfo());
   return text;
 }
 

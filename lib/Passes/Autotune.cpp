@@ -1,22 +1,18 @@
 //===- Autotune.cpp - Tune a function by measurement ----------------------===//
 //
-// A thin driver of the tuning core (lib/Tuning): the function's program and
-// space (Analysis, Space), the strategy (Search, through ProgramSearch), the
-// measuring evaluator and the database recorder run in one TuningSession;
-// the pass then applies the best verified schedule and reports.
+// A thin driver of the tuning core (lib/Tuning): the pass reads its options
+// into FunctionTuning (search problem, strategy, measurer, evaluator,
+// database recorder and session for one function), runs it, applies the
+// best verified schedule, and reports.
 //
 //===----------------------------------------------------------------------===//
 
-#include "tuner/Analysis/WorkloadHash.h"
 #include "tuner/Database/Database.h"
 #include "tuner/Passes/PassUtils.h"
 #include "tuner/Passes/Passes.h"
 #include "tuner/Schedule/ApplySchedule.h"
-#include "tuner/Schedule/ScheduleBuilder.h"
 #include "tuner/Schedule/TransformExtension.h"
-#include "tuner/Tuning/MeasuringEvaluator.h"
-#include "tuner/Tuning/ProgramSearch.h"
-#include "tuner/Tuning/TuningSession.h"
+#include "tuner/Tuning/FunctionTuning.h"
 
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 
@@ -71,8 +67,7 @@ private:
   FailureOr<std::optional<db::Database>> openDatabase();
   LogicalResult writeSchedule(llvm::StringRef script);
   void writeSummary(llvm::StringRef name, Location loc, const Space &space,
-                    const Measurer &measurer, const TuningSession &session,
-                    bool applied, const ProgramSearch &search);
+                    const FunctionTuning &tuning, bool applied);
 };
 
 LogicalResult TunerAutotunePass::checkOptions() {
@@ -125,149 +120,73 @@ void TunerAutotunePass::runOnOperation() {
   ModuleOp module = getOperation();
   if (failed(checkOptions()))
     return signalPassFailure();
-
   FailureOr<TunableFunction> tunable =
       prepareFunction(module, functionName, target, readSpaceOptions(*this));
   if (failed(tunable))
     return signalPassFailure();
   func::FuncOp func = tunable->func;
-
-  llvm::Expected<std::unique_ptr<ProgramSearch>> search =
-      ProgramSearch::create(tunable->tree, tunable->space, strategy, model,
-                            TUNER_DEFAULT_MODEL);
-  if (!search) {
-    emitError(func, "", search.takeError());
-    return signalPassFailure();
-  }
-  if (!(*search)->getFallbackReason().empty())
-    func.emitWarning() << (*search)->getFallbackReason()
-                       << ": searching with measurements only (strategy "
-                       << (*search)->getStrategy() << ") instead of "
-                       << strategy.getValue();
-  StrategyOptions strategyOptions;
-  strategyOptions.seed = seed;
-  strategyOptions.beamWidth = beamWidth;
-  strategyOptions.topK = topK;
-  strategyOptions.mctsIterations = mctsIterations;
-  strategyOptions.modelCorrection = modelCorrection;
-  strategyOptions.diverseTopK = diverseTopK;
-  llvm::Expected<std::unique_ptr<Strategy>> proposer =
-      (*search)->createStrategy(strategyOptions);
-  if (!proposer) {
-    emitError(func, "", proposer.takeError());
-    return signalPassFailure();
-  }
-
   FailureOr<std::optional<db::Database>> opened = openDatabase();
   if (failed(opened))
     return signalPassFailure();
-  db::Database *records = *opened ? &**opened : nullptr;
 
-  // Measurements happen here, so they are keyed by this machine.
-  Target host = Target::host();
-  std::string workload = workloadHash(func);
-  if (records)
-    if (llvm::Error err = records->addWorkload(
-            {workload, func.getSymName().str(), canonicalIR(func)})) {
-      emitError(module, "cannot write to the tuning database",
-                std::move(err));
-      return signalPassFailure();
-    }
-
-  MeasureOptions measureOptions;
-  measureOptions.repetitions = repetitions;
-  measureOptions.timeoutSeconds = timeout;
-  measureOptions.jobs = jobs;
-  measureOptions.pinCore = pinCore;
-  llvm::Expected<std::unique_ptr<Measurer>> measurer =
-      Measurer::create(module, func.getSymName(), host, measureOptions);
-  if (!measurer) {
-    emitError(func, "cannot measure the untransformed function",
-              measurer.takeError());
-    return signalPassFailure();
-  }
-
-  MeasuringEvaluator evaluator(module, tunable->tree, tunable->space,
-                               **measurer);
-  std::optional<DatabaseRecorder> recorder;
-  if (records)
-    recorder.emplace(*records, tunable->space,
-                     DatabaseRecorder::Keys{
-                         workload, host.fingerprint(),
-                         (*proposer)->getName().str(), Objective::Speedup,
-                         (*measurer)->baseline().medianSeconds});
-  SessionOptions sessionOptions;
-  sessionOptions.budget = {budget, timeBudget};
-  sessionOptions.batch = jobs ? jobs : std::max(1u, host.cores);
-  sessionOptions.recorder = recorder ? &*recorder : nullptr;
+  FunctionTuningOptions options;
+  options.strategy = strategy;
+  options.model = model;
+  options.defaultModel = TUNER_DEFAULT_MODEL;
+  options.strategyOptions = {seed, beamWidth, topK, mctsIterations,
+                             modelCorrection, diverseTopK};
+  options.budget = {budget, timeBudget};
+  options.measure.repetitions = repetitions;
+  options.measure.timeoutSeconds = timeout;
+  options.measure.jobs = jobs;
+  options.measure.pinCore = pinCore;
+  options.database = *opened ? &**opened : nullptr;
   bool interactive = llvm::errs().is_displayed();
   if (interactive)
-    sessionOptions.progress = [](const TuningResult &result) {
+    options.progress = [](const TuningResult &result) {
       llvm::errs() << llvm::formatv(
           "\rautotune: {0} candidates ({1} measured), best {2:F2}x   ",
           result.history.size(), result.evaluated,
           result.best ? result.best->value : 0.0);
       llvm::errs().flush();
     };
-  TuningSession session(**proposer, evaluator, std::move(sessionOptions));
-  const TuningResult &result = session.run();
+  llvm::Expected<std::unique_ptr<FunctionTuning>> tuning =
+      FunctionTuning::create(module, func, tunable->tree, tunable->space,
+                             std::move(options));
+  if (!tuning) {
+    emitError(func, "", tuning.takeError());
+    return signalPassFailure();
+  }
+  (*tuning)->run();
   if (interactive)
     llvm::errs() << "\n";
-  if (recorder && !recorder->getError().empty())
-    func.emitWarning() << "the tuning database could not record every "
-                          "measurement: "
-                       << recorder->getError();
-  if (const ModelEvaluator *scorer = (*search)->getModel();
-      scorer && scorer->failures())
-    func.emitWarning() << "the cost model could not score "
-                       << scorer->failures() << " of "
-                       << scorer->failures() + scorer->predictions()
-                       << " schedules, which the search treated as failed "
-                          "(the last: "
-                       << scorer->getLastError() << ")";
+  for (const std::string &warning : (*tuning)->warnings())
+    func.emitWarning() << warning;
 
   // Applying a schedule replaces the module's body: `func` is only valid
   // until then.
   std::string name = func.getSymName().str();
   Location loc = func.getLoc();
-
-  // Apply the best verified config if it beats the untransformed function;
-  // its script was built once, when it was evaluated (a record of an older
-  // tuner may lack it).
-  bool applied = false;
-  Config chosen = tunable->space.defaultConfig();
-  std::string script;
-  if (result.best && result.best->value > 1.0) {
-    chosen = result.best->config;
-    script = result.best->schedule;
-  }
-  if (script.empty()) {
-    llvm::Expected<std::string> built =
-        buildTransformScript(tunable->tree, tunable->space, chosen);
-    if (!built) {
-      emitError(func, "cannot build the schedule", built.takeError());
-      return signalPassFailure();
-    }
-    script = std::move(*built);
-  }
-  if (result.best && result.best->value > 1.0) {
-    if (failed(applyTransformScript(module, script)))
-      return signalPassFailure();
-    applied = true;
-  }
-  if (!scheduleOutput.empty() && failed(writeSchedule(script)))
+  llvm::Expected<std::string> script = (*tuning)->chosenScript();
+  if (!script) {
+    emitError(func, "cannot build the schedule", script.takeError());
     return signalPassFailure();
-  writeSummary(name, loc, tunable->space, **measurer, session, applied,
-               **search);
+  }
+  bool applied = (*tuning)->improved();
+  if (applied && failed(applyTransformScript(module, *script)))
+    return signalPassFailure();
+  if (!scheduleOutput.empty() && failed(writeSchedule(*script)))
+    return signalPassFailure();
+  writeSummary(name, loc, tunable->space, **tuning, applied);
 }
 
 void TunerAutotunePass::writeSummary(llvm::StringRef name, Location loc,
                                      const Space &space,
-                                     const Measurer &measurer,
-                                     const TuningSession &session,
-                                     bool applied,
-                                     const ProgramSearch &search) {
-  const Measurement &base = measurer.baseline();
+                                     const FunctionTuning &tuning,
+                                     bool applied) {
+  const TuningSession &session = tuning.getSession();
+  const ProgramSearch &search = tuning.getSearch();
+  const Measurement &base = tuning.getMeasurer().baseline();
   const TuningResult &result = session.getResult();
   unsigned failed = session.failureCount();
 
@@ -292,34 +211,24 @@ void TunerAutotunePass::writeSummary(llvm::StringRef name, Location loc,
 
   if (summaryOutput.empty())
     return;
-  llvm::json::Object failureCounts;
-  for (const auto &[status, count] : session.getFailures())
-    failureCounts[statusName(status)] = int64_t(count);
-  llvm::json::Value best = nullptr;
-  if (result.best) {
-    best = llvm::json::Object{
-        {"median_s", result.best->medianSeconds},
-        {"min_s", result.best->minSeconds},
-        {"speedup", result.best->value},
-        {"applied", applied},
-        {"config", result.best->config.toJSON(space)}};
+  // The session's account, with the function's own fields.
+  llvm::json::Object summary = session.summary(space);
+  if (llvm::json::Object *best = summary.getObject("best")) {
+    (*best)["speedup"] = result.best->value;
+    (*best)["applied"] = applied;
   }
-  llvm::json::Object summary{
-      {"function", name.str()},
-      // The strategy that ran (beam-exec when beam or mcts had no model).
-      {"strategy", search.getStrategy().str()},
-      {"seed", int64_t(seed)},
-      {"baseline",
-       llvm::json::Object{{"median_s", base.medianSeconds},
-                          {"min_s", base.minSeconds},
-                          {"max_s", base.maxSeconds}}},
-      {"best", std::move(best)},
-      {"candidates", int64_t(result.history.size())},
-      {"measured", int64_t(result.evaluated)},
-      {"failed", std::move(failureCounts)},
-      {"search_seconds", result.seconds},
-      {"space_size", search.getChain().countString()},
-  };
+  summary["function"] = name.str();
+  summary["seed"] = int64_t(seed);
+  summary["baseline"] = llvm::json::Object{{"median_s", base.medianSeconds},
+                                           {"min_s", base.minSeconds},
+                                           {"max_s", base.maxSeconds}};
+  summary["measured"] = int64_t(result.evaluated);
+  summary["space_size"] = search.getChain().countString();
+  // Each config is planned once and its plan shared by the schedule hash,
+  // the cost model and the schedule builder.
+  summary["plans"] =
+      llvm::json::Object{{"planned", int64_t(search.getPlans().planned())},
+                         {"reused", int64_t(search.getPlans().reused())}};
   if (const ModelEvaluator *model = search.getModel()) {
     summary["model_correction"] = bool(modelCorrection);
     summary["diverse_top_k"] = bool(diverseTopK);

@@ -65,7 +65,8 @@ llvm::StringRef severityName(DiagnosticSeverity severity) {
 }
 } // namespace
 
-LogicalResult tuner::applyTransformScript(ModuleOp payload, ModuleOp script) {
+FailureOr<OwningOpRef<ModuleOp>>
+tuner::applyTransformScriptToCopy(ModuleOp payload, ModuleOp script) {
   MLIRContext *context = payload.getContext();
   loadScheduleDialects(context);
 
@@ -133,9 +134,29 @@ LogicalResult tuner::applyTransformScript(ModuleOp payload, ModuleOp script) {
     for (const auto &[loc, message] : c.notes)
       diag.attachNote(loc) << message;
   }
-  payload.getBodyRegion().takeBody(copy->getBodyRegion());
-  payload->setAttrs(copy.get()->getAttrDictionary());
+  return std::move(copy);
+}
+
+LogicalResult tuner::applyTransformScript(ModuleOp payload, ModuleOp script) {
+  FailureOr<OwningOpRef<ModuleOp>> copy =
+      applyTransformScriptToCopy(payload, script);
+  if (failed(copy))
+    return failure();
+  payload.getBodyRegion().takeBody((*copy)->getBodyRegion());
+  payload->setAttrs((*copy).get()->getAttrDictionary());
   return success();
+}
+
+FailureOr<OwningOpRef<ModuleOp>>
+tuner::applyTransformScriptToCopy(ModuleOp payload, llvm::StringRef script) {
+  FailureOr<OwningOpRef<ModuleOp>> parsed =
+      parseTransformScript(payload.getContext(), script);
+  if (failed(parsed)) {
+    emitError(payload.getLoc())
+        << "the schedule failed to apply: its transform script does not parse";
+    return failure();
+  }
+  return applyTransformScriptToCopy(payload, parsed->get());
 }
 
 LogicalResult tuner::applyTransformScript(ModuleOp payload,

@@ -84,15 +84,10 @@ struct LoopHandle {
 
 class ScriptBuilder {
 public:
-  ScriptBuilder(const ProgramTree &tree, const Space &space,
-                const Config &config)
-      : tree(tree), space(space), config(config) {}
+  explicit ScriptBuilder(const ProgramTree &tree) : tree(tree) {}
 
-  llvm::Expected<std::string> build() {
-    llvm::Expected<SchedulePlan> planned = planSchedule(tree, space, config);
-    if (!planned)
-      return planned.takeError();
-    schedule = std::move(*planned);
+  llvm::Expected<std::string> build(SchedulePlan plan) {
+    schedule = std::move(plan);
     nameHandles();
     return emit();
   }
@@ -426,8 +421,6 @@ private:
   }
 
   const ProgramTree &tree;
-  const Space &space;
-  const Config &config;
   SchedulePlan schedule;
   std::vector<NestPlan> &plans = schedule.nests;
   std::vector<std::string> handles;
@@ -443,5 +436,14 @@ private:
 llvm::Expected<std::string> tuner::buildTransformScript(const ProgramTree &tree,
                                                         const Space &space,
                                                         const Config &config) {
-  return ScriptBuilder(tree, space, config).build();
+  llvm::Expected<SchedulePlan> plan = planSchedule(tree, space, config);
+  if (!plan)
+    return plan.takeError();
+  return buildTransformScript(tree, *plan);
+}
+
+llvm::Expected<std::string>
+tuner::buildTransformScript(const ProgramTree &tree,
+                            const SchedulePlan &plan) {
+  return ScriptBuilder(tree).build(plan);
 }

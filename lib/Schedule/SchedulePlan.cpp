@@ -402,3 +402,22 @@ llvm::Expected<SchedulePlan> tuner::planSchedule(const ProgramTree &tree,
                                                  const Config &config) {
   return PlanReader(tree, space, config).read();
 }
+
+llvm::Expected<std::shared_ptr<const SchedulePlan>>
+PlanCache::get(const Config &config) {
+  uint64_t key = config.hash();
+  auto found = plans.find(key);
+  // Equal hashes of unequal configs are planned anew, not confused.
+  if (found != plans.end() && found->second.first == config) {
+    ++hits;
+    return found->second.second;
+  }
+  llvm::Expected<SchedulePlan> plan = planSchedule(tree, space, config);
+  if (!plan)
+    return plan.takeError();
+  ++misses;
+  auto shared = std::make_shared<const SchedulePlan>(std::move(*plan));
+  if (found == plans.end())
+    plans.emplace(key, std::make_pair(config, shared));
+  return shared;
+}

@@ -11,7 +11,6 @@ using namespace tuner;
 
 OwningOpRef<ModuleOp> MeasuringEvaluator::apply(llvm::StringRef script,
                                                 std::string &message) {
-  OwningOpRef<ModuleOp> copy = module.clone();
   // A candidate that fails to apply is a result, not an error of the run:
   // keep its diagnostics as the observation's message.
   ScopedDiagnosticHandler capture(module.getContext(), [&](Diagnostic &d) {
@@ -25,9 +24,11 @@ OwningOpRef<ModuleOp> MeasuringEvaluator::apply(llvm::StringRef script,
   });
   // A transformation that crashes (an upstream bug on an odd schedule)
   // fails here too, with a diagnostic: applyTransformScript recovers.
-  if (failed(applyTransformScript(*copy, script)))
+  FailureOr<OwningOpRef<ModuleOp>> copy =
+      applyTransformScriptToCopy(module, script);
+  if (failed(copy))
     return nullptr;
-  return std::move(copy);
+  return std::move(*copy);
 }
 
 std::vector<Observation>
@@ -38,8 +39,15 @@ MeasuringEvaluator::evaluate(llvm::ArrayRef<Config> configs) {
   for (auto [i, config] : llvm::enumerate(configs)) {
     Observation &observation = observations[i];
     observation.config = config;
-    llvm::Expected<std::string> script =
-        buildTransformScript(tree, space, config);
+    llvm::Expected<std::string> script = [&]() -> llvm::Expected<std::string> {
+      if (!plans)
+        return buildTransformScript(tree, space, config);
+      llvm::Expected<std::shared_ptr<const SchedulePlan>> plan =
+          plans->get(config);
+      if (!plan)
+        return plan.takeError();
+      return buildTransformScript(tree, **plan);
+    }();
     if (!script) {
       observation.status = Status::ApplyFailed;
       observation.message = llvm::toString(script.takeError());

@@ -50,6 +50,7 @@ ProgramSearch::create(const ProgramTree &tree, const Space &space,
     llvm::Expected<CostModel::ProgramPredictor> predictor =
         search->costModel->forProgram(tree, space);
     if (predictor) {
+      predictor->usePlans(*search->plans);
       search->model = std::make_unique<ModelEvaluator>(std::move(*predictor));
       return std::move(search);
     }
@@ -68,16 +69,15 @@ SearchProblem ProgramSearch::problem() const {
   problem.tree = decisions ? &*decisions : nullptr;
   problem.model = model.get();
   // Configs that mean the same schedule are scored and measured once.
-  const ProgramTree *programTree = &tree;
-  const Space *programSpace = &space;
-  problem.hash = [programTree, programSpace](const Config &config) {
-    llvm::Expected<SchedulePlan> plan =
-        planSchedule(*programTree, *programSpace, config);
+  PlanCache *cache = plans.get();
+  problem.hash = [cache](const Config &config) {
+    llvm::Expected<std::shared_ptr<const SchedulePlan>> plan =
+        cache->get(config);
     if (!plan) {
       llvm::consumeError(plan.takeError());
       return config.hash();
     }
-    return plan->hash();
+    return (*plan)->hash();
   };
   return problem;
 }

@@ -33,6 +33,11 @@
 // PLAIN: "diverse_top_k": false
 // PLAIN: "model_correction": false
 // PLAIN-NEXT: "model_predictions": {{[1-9][0-9]*}}
+// Each config is planned once: the model's features reuse the plans the
+// schedule hash made.
+// PLAIN: "plans": {
+// PLAIN-NEXT: "planned": {{[1-9][0-9]*}},
+// PLAIN-NEXT: "reused": {{[1-9][0-9]*}}
 // DIVERSE: "diverse_top_k": true
 // CORRECTED: "model_correction": true
 

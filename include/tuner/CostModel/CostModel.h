@@ -162,6 +162,9 @@ public:
     /// when a config cannot be planned.
     llvm::Expected<std::vector<double>>
     predict(llvm::ArrayRef<Config> configs) const;
+    /// Takes configs' plans from `cache` (which must outlive the predictor
+    /// and be of the same program and space) instead of planning them.
+    void usePlans(PlanCache &cache) { plans = &cache; }
 
   private:
     friend class CostModel;
@@ -174,6 +177,7 @@ public:
     FeatureExtractor extractor;
     /// Per network, the untransformed schedule's score.
     std::vector<float> referenceScores;
+    PlanCache *plans = nullptr;
   };
   /// A predictor for the configs of one program; fails when the program
   /// does not fit the feature layout. `tree` and `space` must outlive it.

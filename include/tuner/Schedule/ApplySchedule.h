@@ -43,6 +43,14 @@ mlir::LogicalResult applyTransformScript(mlir::ModuleOp payload,
 mlir::LogicalResult applyTransformScript(mlir::ModuleOp payload,
                                          llvm::StringRef script);
 
+/// Like applyTransformScript, but leaves `payload` as it is and returns the
+/// transformed copy (one clone of the payload, for callers that want a
+/// transformed copy anyway, e.g. a candidate to measure).
+mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
+applyTransformScriptToCopy(mlir::ModuleOp payload, mlir::ModuleOp script);
+mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
+applyTransformScriptToCopy(mlir::ModuleOp payload, llvm::StringRef script);
+
 } // namespace tuner
 
 #endif // TUNER_SCHEDULE_APPLYSCHEDULE_H

@@ -12,6 +12,7 @@
 #define TUNER_SCHEDULE_SCHEDULEBUILDER_H
 
 #include "tuner/Analysis/ProgramTree.h"
+#include "tuner/Schedule/SchedulePlan.h"
 #include "tuner/Space/Space.h"
 
 namespace tuner {
@@ -21,6 +22,9 @@ namespace tuner {
 llvm::Expected<std::string> buildTransformScript(const ProgramTree &tree,
                                                  const Space &space,
                                                  const Config &config);
+/// Builds the script of an already computed plan of `tree`.
+llvm::Expected<std::string> buildTransformScript(const ProgramTree &tree,
+                                                 const SchedulePlan &plan);
 
 } // namespace tuner
 

@@ -19,7 +19,9 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace tuner {
@@ -109,6 +111,33 @@ struct SchedulePlan {
 /// non-linalg nest, a nest fused twice or into itself, and fusion cycles.
 llvm::Expected<SchedulePlan>
 planSchedule(const ProgramTree &tree, const Space &space, const Config &config);
+
+/// The plans of one program's configs, each computed once: the search's
+/// schedule hash, the cost model's features and the schedule builder of one
+/// tuning run share them (a config is planned once, not once per stage).
+/// Not thread-safe; `tree` and `space` must outlive it.
+class PlanCache {
+public:
+  PlanCache(const ProgramTree &tree, const Space &space)
+      : tree(tree), space(space) {}
+
+  /// The plan of `config` (planSchedule's error when it has none, which is
+  /// not kept).
+  llvm::Expected<std::shared_ptr<const SchedulePlan>>
+  get(const Config &config);
+
+  /// Configs planned, and plans found planned before.
+  size_t planned() const { return misses; }
+  size_t reused() const { return hits; }
+
+private:
+  const ProgramTree &tree;
+  const Space &space;
+  std::unordered_map<uint64_t,
+                     std::pair<Config, std::shared_ptr<const SchedulePlan>>>
+      plans;
+  size_t misses = 0, hits = 0;
+};
 
 } // namespace tuner
 

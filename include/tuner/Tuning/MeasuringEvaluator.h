@@ -14,6 +14,7 @@
 
 #include "tuner/Analysis/ProgramTree.h"
 #include "tuner/Measure/Measurer.h"
+#include "tuner/Schedule/SchedulePlan.h"
 #include "tuner/Search/Strategy.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -26,9 +27,12 @@ public:
   /// Measures configs of `space` (built from `tree`, the function's program)
   /// applied to copies of `module` with `measurer` (created for the same
   /// module and function). All must outlive the evaluator.
+  /// With `plans`, configs' plans come from there (shared with the search).
   MeasuringEvaluator(mlir::ModuleOp module, const ProgramTree &tree,
-                     const Space &space, Measurer &measurer)
-      : module(module), tree(tree), space(space), measurer(measurer) {}
+                     const Space &space, Measurer &measurer,
+                     PlanCache *plans = nullptr)
+      : module(module), tree(tree), space(space), measurer(measurer),
+        plans(plans) {}
 
   /// Observations carry the speedup over the baseline as value, the median
   /// time as objective, and the schedule script.
@@ -44,6 +48,7 @@ private:
   const ProgramTree &tree;
   const Space &space;
   Measurer &measurer;
+  PlanCache *plans;
 };
 
 } // namespace tuner

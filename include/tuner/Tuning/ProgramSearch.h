@@ -14,6 +14,7 @@
 
 #include "tuner/Analysis/ProgramTree.h"
 #include "tuner/CostModel/CostModel.h"
+#include "tuner/Schedule/SchedulePlan.h"
 #include "tuner/Search/DecisionTree.h"
 #include "tuner/Search/Strategy.h"
 #include "tuner/Tuning/ModelEvaluator.h"
@@ -44,6 +45,9 @@ public:
   /// The cost model as an evaluator, when a model-guided strategy runs.
   ModelEvaluator *getModel() const { return model.get(); }
   const ChainOfTrees &getChain() const { return chain; }
+  /// The plans of the configs scored, hashed and measured in this search,
+  /// each computed once.
+  PlanCache &getPlans() const { return *plans; }
 
   /// The problem to hand to createStrategy.
   SearchProblem problem() const;
@@ -54,11 +58,13 @@ public:
 private:
   ProgramSearch(const ProgramTree &tree, const Space &space,
                 ChainOfTrees chain)
-      : tree(tree), space(space), chain(std::move(chain)) {}
+      : tree(tree), space(space), chain(std::move(chain)),
+        plans(std::make_unique<PlanCache>(tree, space)) {}
 
   const ProgramTree &tree;
   const Space &space;
   ChainOfTrees chain;
+  std::unique_ptr<PlanCache> plans;
   std::optional<DecisionTree> decisions;
   std::optional<CostModel> costModel;
   std::unique_ptr<ModelEvaluator> model;

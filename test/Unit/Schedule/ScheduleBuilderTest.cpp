@@ -296,4 +296,32 @@ TEST_F(ScheduleBuilderTest, AffineNestUsesTheTunerOps) {
   EXPECT_NE(printed.find("step 2"), std::string::npos) << printed;
 }
 
+TEST_F(ScheduleBuilderTest, PlanCachePlansEachConfigOnceAndBuildsTheSameScript) {
+  ProgramTree tree = treeOf(kFillMatmul);
+  Space space = matmulSpace(tree);
+  PlanCache plans(tree, space);
+  Config c = config(ParamValue::integer(4), ParamValue::integer(8),
+                    ParamValue::integer(8), ParamValue::integer(1), {0, 2, 1},
+                    true, 2, false, true);
+  llvm::Expected<std::shared_ptr<const SchedulePlan>> first = plans.get(c);
+  ASSERT_TRUE(bool(first)) << llvm::toString(first.takeError());
+  llvm::Expected<std::shared_ptr<const SchedulePlan>> second = plans.get(c);
+  ASSERT_TRUE(bool(second));
+  EXPECT_EQ(first->get(), second->get());
+  EXPECT_EQ(plans.planned(), 1u);
+  EXPECT_EQ(plans.reused(), 1u);
+  llvm::Expected<std::string> fromPlan = buildTransformScript(tree, **first);
+  llvm::Expected<std::string> fromConfig = buildTransformScript(tree, space, c);
+  ASSERT_TRUE(bool(fromPlan) && bool(fromConfig));
+  EXPECT_EQ(*fromPlan, *fromConfig);
+  // A config outside the space is an error each time, never a kept plan.
+  Config bad = config(ParamValue::integer(3), ParamValue::integer(8),
+                      ParamValue::integer(8), ParamValue::integer(1),
+                      {0, 2, 1}, true, 2, false, true);
+  llvm::Expected<std::shared_ptr<const SchedulePlan>> refused = plans.get(bad);
+  ASSERT_FALSE(bool(refused));
+  llvm::consumeError(refused.takeError());
+  EXPECT_EQ(plans.planned(), 1u);
+}
+
 } // namespace
