@@ -161,12 +161,11 @@ tuner::applyTransformScriptToCopy(ModuleOp payload, llvm::StringRef script) {
 
 LogicalResult tuner::applyTransformScript(ModuleOp payload,
                                           llvm::StringRef script) {
-  FailureOr<OwningOpRef<ModuleOp>> parsed =
-      parseTransformScript(payload.getContext(), script);
-  if (failed(parsed)) {
-    emitError(payload.getLoc())
-        << "the schedule failed to apply: its transform script does not parse";
+  FailureOr<OwningOpRef<ModuleOp>> copy =
+      applyTransformScriptToCopy(payload, script);
+  if (failed(copy))
     return failure();
-  }
-  return applyTransformScript(payload, parsed->get());
+  payload.getBodyRegion().takeBody((*copy)->getBodyRegion());
+  payload->setAttrs((*copy).get()->getAttrDictionary());
+  return success();
 }

@@ -19,6 +19,24 @@ Observation Observation::failure(Config config, Status status,
   observation.message = std::move(message);
   return observation;
 }
+Observation Observation::measured(Config config,
+                                  const Measurement &measurement) {
+  Observation observation;
+  observation.config = std::move(config);
+  observation.status = measurement.status;
+  observation.message = measurement.message;
+  observation.foreignLoad = measurement.foreignLoad;
+  if (!measurement.ok())
+    return observation;
+  observation.value = measurement.speedup;
+  observation.objective = measurement.medianSeconds;
+  observation.minSeconds = measurement.minSeconds;
+  observation.medianSeconds = measurement.medianSeconds;
+  observation.maxSeconds = measurement.maxSeconds;
+  observation.repetitions = measurement.repetitions;
+  return observation;
+}
+
 Evaluator::~Evaluator() = default;
 
 namespace {

@@ -68,18 +68,11 @@ MeasuringEvaluator::evaluate(llvm::ArrayRef<Config> configs) {
     modules.push_back(*candidate);
   std::vector<Measurement> measurements = measurer.measureAll(modules);
   for (auto [index, measurement] : llvm::zip(candidateIndex, measurements)) {
-    Observation &observation = observations[index];
-    observation.status = measurement.status;
-    observation.message = measurement.message;
-    if (!measurement.ok())
-      continue;
-    observation.value = measurement.speedup;
-    observation.objective = measurement.medianSeconds;
-    observation.minSeconds = measurement.minSeconds;
-    observation.medianSeconds = measurement.medianSeconds;
-    observation.maxSeconds = measurement.maxSeconds;
-    observation.repetitions = measurement.repetitions;
-    observation.foreignLoad = measurement.foreignLoad;
+    std::string schedule = std::move(observations[index].schedule);
+    observations[index] =
+        Observation::measured(std::move(observations[index].config),
+                              measurement);
+    observations[index].schedule = std::move(schedule);
   }
   return observations;
 }

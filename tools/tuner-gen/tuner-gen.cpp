@@ -311,18 +311,8 @@ public:
       measured.push_back(i);
     }
     std::vector<Measurement> results = measurer.measureAll(modules);
-    for (auto [i, measurement] : llvm::zip(measured, results)) {
-      Observation &observation = observations[i];
-      observation.status = measurement.status;
-      observation.message = measurement.message;
-      observation.value = measurement.speedup;
-      observation.objective = observation.medianSeconds =
-          measurement.medianSeconds;
-      observation.minSeconds = measurement.minSeconds;
-      observation.maxSeconds = measurement.maxSeconds;
-      observation.repetitions = measurement.repetitions;
-      observation.foreignLoad = measurement.foreignLoad;
-    }
+    for (auto [i, measurement] : llvm::zip(measured, results))
+      observations[i] = Observation::measured(configs[i], measurement);
     return observations;
   }
 

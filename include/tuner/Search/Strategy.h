@@ -58,6 +58,9 @@ struct Observation {
   /// A failed observation of `config`.
   static Observation failure(Config config, Status status,
                              std::string message);
+  /// The observation of a measured `config`: its status, message, speedup
+  /// (the value), median time (the objective), times and foreign load.
+  static Observation measured(Config config, const Measurement &measurement);
 };
 
 class Strategy {
