@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/xxhash.h"
 
 #include <map>
@@ -230,31 +231,29 @@ private:
     return tree.nests[nestPlan.nestId].name;
   }
 
-  /// The nest named by attribute `key` of parameter `p`.
-  llvm::Expected<NestPlan *> nestOf(const Parameter &p, llvm::StringRef key) {
-    auto attr = p.attributes.find(key.str());
-    if (attr == p.attributes.end())
-      return error("parameter '" + p.name + "' has no '" + key + "' attribute");
-    auto it = nestByName.find(attr->second);
+  /// The nest `name` that parameter `p` refers to as its `what` (nest,
+  /// producer or consumer).
+  llvm::Expected<NestPlan *> nestOf(const Parameter &p, llvm::StringRef name,
+                                    llvm::StringRef what) {
+    if (name.empty())
+      return error("parameter '" + p.name + "' has no '" + what +
+                   "' attribute");
+    auto it = nestByName.find(name.str());
     if (it == nestByName.end())
-      return error("parameter '" + p.name + "' names nest '" + attr->second +
+      return error("parameter '" + p.name + "' names nest '" + name +
                    "', which function @" + tree.functionName +
                    " does not have");
     return &plan.nests[it->second];
   }
 
-  /// The band position named by the `loop` attribute of `p`.
+  /// The band position `p` refers to, checked against `nestPlan`.
   llvm::Expected<size_t> loopOf(const Parameter &p, const NestPlan &nestPlan) {
-    auto attr = p.attributes.find("loop");
-    int64_t loop = -1;
-    if (attr == p.attributes.end() ||
-        llvm::StringRef(attr->second).getAsInteger(10, loop) || loop < 0 ||
-        size_t(loop) >= nestPlan.extents.size())
+    if (p.loop < 0 || uint64_t(p.loop) >= nestPlan.extents.size())
       return error("parameter '" + p.name +
                    "' needs a 'loop' attribute in [0, " +
                    llvm::Twine(nestPlan.extents.size()) + ") for nest '" +
                    nameOf(nestPlan) + "'");
-    return size_t(loop);
+    return size_t(p.loop);
   }
 
   static llvm::Error typeError(const Parameter &p, const ParamValue &v,
@@ -268,10 +267,10 @@ private:
       return typeError(p, v, "a boolean");
     if (!v.getBoolean())
       return llvm::Error::success();
-    llvm::Expected<NestPlan *> producer = nestOf(p, "producer");
+    llvm::Expected<NestPlan *> producer = nestOf(p, p.producer, "producer");
     if (!producer)
       return producer.takeError();
-    llvm::Expected<NestPlan *> consumer = nestOf(p, "consumer");
+    llvm::Expected<NestPlan *> consumer = nestOf(p, p.consumer, "consumer");
     if (!consumer)
       return consumer.takeError();
     if ((*producer)->fusedInto >= 0)
@@ -287,14 +286,16 @@ private:
     return llvm::Error::success();
   }
 
-  llvm::Error readNestParameter(const Parameter &p, const ParamValue &v,
-                                llvm::StringRef role) {
-    llvm::Expected<NestPlan *> planOr = nestOf(p, "nest");
+  /// Reads the value of a parameter of a per-nest role (not Fuse).
+  llvm::Error readNestParameter(const Parameter &p, const ParamValue &v) {
+    llvm::Expected<NestPlan *> planOr = nestOf(p, p.nest, "nest");
     if (!planOr)
       return planOr.takeError();
     NestPlan &nestPlan = **planOr;
     bool isLinalg = nestPlan.source == NestSource::Linalg;
-    if (role == "tile" || role == "rtile") {
+    switch (p.role) {
+    case ParamRole::Tile:
+    case ParamRole::RegisterTile: {
       llvm::Expected<size_t> loop = loopOf(p, nestPlan);
       if (!loop)
         return loop.takeError();
@@ -305,12 +306,15 @@ private:
         return error("parameter '" + p.name + "': tile size " + v.str() +
                      " is outside [1, " + llvm::Twine(extent) +
                      "] (the loop's extent)");
-      if (role == "rtile" && !isLinalg)
+      bool registerTile = p.role == ParamRole::RegisterTile;
+      if (registerTile && !isLinalg)
         return error("parameter '" + p.name +
                      "': register tiles apply to linalg nests only");
-      (role == "tile" ? nestPlan.tile : nestPlan.rtile)[*loop] =
+      (registerTile ? nestPlan.rtile : nestPlan.tile)[*loop] =
           v.getInteger() == extent ? 0 : v.getInteger();
-    } else if (role == "order") {
+      return llvm::Error::success();
+    }
+    case ParamRole::Order:
       if (!v.isPermutation() ||
           v.getPermutation().size() != nestPlan.extents.size())
         return typeError(p, v,
@@ -318,42 +322,65 @@ private:
                              std::to_string(nestPlan.extents.size()) +
                              " loops");
       nestPlan.order = v.getPermutation();
-    } else if (role == "unroll") {
+      return llvm::Error::success();
+    case ParamRole::Unroll:
       if (!v.isInteger() || v.getInteger() < 1)
         return typeError(p, v, "a positive integer");
       nestPlan.unroll = v.getInteger();
-    } else if (role == "vectorize") {
+      return llvm::Error::success();
+    case ParamRole::Vectorize:
       if (!v.isBoolean())
         return typeError(p, v, "a boolean");
       if (v.getBoolean() && !isLinalg)
         return error("parameter '" + p.name +
                      "' = true: vectorization applies to linalg nests only");
       nestPlan.vectorize = v.getBoolean();
-    } else if (role == "parallel") {
+      return llvm::Error::success();
+    case ParamRole::Parallel:
       if (!v.isBoolean())
         return typeError(p, v, "a boolean");
       nestPlan.parallel = v.getBoolean();
-    } else {
-      return error("parameter '" + p.name + "' has unknown role '" + role +
-                   "'");
+      return llvm::Error::success();
+    case ParamRole::None:
+    case ParamRole::Fuse:
+    case ParamRole::Knob:
+    case ParamRole::Alternatives:
+      break;
     }
-    return llvm::Error::success();
+    llvm_unreachable("readParameter dispatches only per-nest roles here");
+  }
+
+  /// Reads the value `v` of parameter `p` into the plan, by `p`'s role.
+  llvm::Error readParameter(const Parameter &p, const ParamValue &v) {
+    switch (p.role) {
+    case ParamRole::None:
+      return error("parameter '" + p.name +
+                   "' has no 'role' attribute: the schedule builder does "
+                   "not know what it controls");
+    case ParamRole::Knob:
+    case ParamRole::Alternatives:
+      return error("parameter '" + p.name + "' has role '" +
+                   stringifyParamRole(p.role) +
+                   "', which only a Transform script's transform.tune ops "
+                   "read: the schedule builder does not know what it "
+                   "controls");
+    case ParamRole::Fuse:
+      return readFuse(p, v);
+    case ParamRole::Tile:
+    case ParamRole::RegisterTile:
+    case ParamRole::Order:
+    case ParamRole::Unroll:
+    case ParamRole::Vectorize:
+    case ParamRole::Parallel:
+      return readNestParameter(p, v);
+    }
+    llvm_unreachable("unknown ParamRole");
   }
 
   llvm::Error readConfig() {
-    for (size_t i = 0; i < space.size(); ++i) {
-      const Parameter &p = space[i];
-      auto roleAttr = p.attributes.find("role");
-      if (roleAttr == p.attributes.end())
-        return error("parameter '" + p.name +
-                     "' has no 'role' attribute: the schedule builder does "
-                     "not know what it controls");
-      llvm::StringRef role = roleAttr->second;
-      llvm::Error err = role == "fuse" ? readFuse(p, config[i])
-                                       : readNestParameter(p, config[i], role);
-      if (err)
+    for (size_t i = 0; i < space.size(); ++i)
+      if (llvm::Error err = readParameter(space[i], config[i]))
         return err;
-    }
     // A register tile equal to its cache tile does not tile again.
     for (NestPlan &nestPlan : plan.nests)
       for (size_t l = 0; l < nestPlan.extents.size(); ++l) {

@@ -105,22 +105,25 @@ product(const std::vector<std::vector<ParamValue>> &perParameter,
 enum Stage { Fusion, Order, Tiling, RegisterTiling, Unrolling, VectorParallel, Other };
 
 Stage stageOf(const Parameter &parameter) {
-  auto role = parameter.attributes.find("role");
-  if (role == parameter.attributes.end())
-    return Other;
-  const std::string &r = role->second;
-  if (r == "fuse")
+  switch (parameter.role) {
+  case ParamRole::Fuse:
     return Fusion;
-  if (r == "order")
+  case ParamRole::Order:
     return Order;
-  if (r == "tile")
+  case ParamRole::Tile:
     return Tiling;
-  if (r == "rtile")
+  case ParamRole::RegisterTile:
     return RegisterTiling;
-  if (r == "unroll")
+  case ParamRole::Unroll:
     return Unrolling;
-  if (r == "vectorize" || r == "parallel")
+  case ParamRole::Vectorize:
+  case ParamRole::Parallel:
     return VectorParallel;
+  case ParamRole::None:
+  case ParamRole::Knob:
+  case ParamRole::Alternatives:
+    return Other;
+  }
   return Other;
 }
 
@@ -163,11 +166,10 @@ DecisionTree::build(const Space &space, const DecisionTreeOptions &options) {
     const Parameter &parameter = space[i];
     Stage stage = stageOf(parameter);
     size_t key;
-    auto nest = parameter.attributes.find("nest");
-    if (stage == Fusion || stage == Other || nest == parameter.attributes.end())
+    if (stage == Fusion || stage == Other || parameter.nest.empty())
       key = nestOrder.size() + (++single) * 1000000;
     else
-      key = nestOrder.emplace(nest->second, nestOrder.size()).first->second;
+      key = nestOrder.emplace(parameter.nest, nestOrder.size()).first->second;
     groups[{stage, key}].push_back(i);
   }
 
@@ -183,10 +185,9 @@ DecisionTree::build(const Space &space, const DecisionTreeOptions &options) {
   for (auto &[key, parameters] : groups) {
     Decision decision;
     const Parameter &first = space[parameters.front()];
-    auto nest = first.attributes.find("nest");
-    decision.name = (parameters.size() == 1 || nest == first.attributes.end())
+    decision.name = (parameters.size() == 1 || first.nest.empty())
                         ? first.name
-                        : nest->second + " " + stageName(key.first);
+                        : first.nest + " " + stageName(key.first);
     decision.parameters = parameters;
     std::vector<std::vector<ParamValue>> perParameter;
     for (size_t index : parameters) {

@@ -168,7 +168,7 @@ FailureOr<KnobOptions> interpretOptions(Operation *op, StringRef name,
     result.parameter =
         Parameter::ordinal(name.str(), values, isGeometric(values));
   }
-  result.parameter.attributes["role"] = "knob";
+  result.parameter.role = ParamRole::Knob;
   return result;
 }
 
@@ -288,7 +288,7 @@ tuner::spaceFromKnobs(Operation *script,
                   "different region counts", [&]() -> FailureOr<Parameter> {
                     Parameter result =
                         Parameter::integer(name.str(), 0, regions - 1);
-                    result.attributes["role"] = "alternatives";
+                    result.role = ParamRole::Alternatives;
                     result.description = "index of the selected region";
                     return result;
                   });

@@ -177,6 +177,53 @@ std::optional<ParamKind> tuner::parseParamKind(StringRef text) {
 }
 
 //===----------------------------------------------------------------------===//
+// ParamRole
+//===----------------------------------------------------------------------===//
+
+/// Every role JSON spells, in declaration order.
+static constexpr ParamRole kSpelledRoles[] = {
+    ParamRole::Tile,   ParamRole::RegisterTile, ParamRole::Order,
+    ParamRole::Unroll, ParamRole::Vectorize,    ParamRole::Parallel,
+    ParamRole::Fuse,   ParamRole::Knob,         ParamRole::Alternatives};
+
+StringRef tuner::stringifyParamRole(ParamRole role) {
+  switch (role) {
+  case ParamRole::None:
+    return "none";
+  case ParamRole::Tile:
+    return "tile";
+  case ParamRole::RegisterTile:
+    return "rtile";
+  case ParamRole::Order:
+    return "order";
+  case ParamRole::Unroll:
+    return "unroll";
+  case ParamRole::Vectorize:
+    return "vectorize";
+  case ParamRole::Parallel:
+    return "parallel";
+  case ParamRole::Fuse:
+    return "fuse";
+  case ParamRole::Knob:
+    return "knob";
+  case ParamRole::Alternatives:
+    return "alternatives";
+  }
+  llvm_unreachable("unknown ParamRole");
+}
+
+std::optional<ParamRole> tuner::parseParamRole(StringRef text) {
+  for (ParamRole role : kSpelledRoles)
+    if (text == stringifyParamRole(role))
+      return role;
+  return std::nullopt;
+}
+
+/// The attribute keys that hold a parameter's typed role and target.
+static constexpr StringRef kRoleKeys[] = {"role", "nest", "loop", "producer",
+                                          "consumer"};
+
+//===----------------------------------------------------------------------===//
 // ParamValue
 //===----------------------------------------------------------------------===//
 
@@ -785,6 +832,17 @@ Error Space::addParameter(Parameter parameter) {
     if (Error error =
             checkValueOf(parameter, *parameter.defaultValue, "default value"))
       return error;
+  for (StringRef key : kRoleKeys)
+    if (parameter.attributes.count(key.str()))
+      return makeError(llvm::formatv(
+          "parameter '{0}': attribute '{1}' is reserved for the typed role "
+          "and target (Parameter::role, nest, loop, producer, consumer)",
+          parameter.name, key));
+  if (parameter.loop < -1)
+    return makeError(llvm::formatv(
+        "parameter '{0}': loop {1} is neither a band position (>= 0) nor "
+        "unset (-1)",
+        parameter.name, parameter.loop));
   parameterIndex[parameter.name] = parameters.size();
   parameters.push_back(std::move(parameter));
   return Error::success();
@@ -840,7 +898,7 @@ Config Space::defaultConfig() const {
 // Space JSON
 //===----------------------------------------------------------------------===//
 
-static json::Value
+static json::Object
 attributesToJSON(const std::map<std::string, std::string> &attributes) {
   json::Object object;
   for (const auto &[key, value] : attributes)
@@ -891,8 +949,20 @@ static json::Value parameterToJSON(const Parameter &p) {
     object["default"] = p.defaultValue->toJSON();
   if (!p.description.empty())
     object["description"] = p.description;
-  if (!p.attributes.empty())
-    object["attributes"] = attributesToJSON(p.attributes);
+  // The typed role and target share "attributes" with the free-form ones.
+  json::Object attributes = attributesToJSON(p.attributes);
+  if (p.role != ParamRole::None)
+    attributes["role"] = stringifyParamRole(p.role);
+  if (!p.nest.empty())
+    attributes["nest"] = p.nest;
+  if (p.loop >= 0)
+    attributes["loop"] = std::to_string(p.loop);
+  if (!p.producer.empty())
+    attributes["producer"] = p.producer;
+  if (!p.consumer.empty())
+    attributes["consumer"] = p.consumer;
+  if (!attributes.empty())
+    object["attributes"] = std::move(attributes);
   return object;
 }
 
@@ -941,6 +1011,56 @@ attributesFromJSON(const json::Value &json, const llvm::Twine &where) {
     attributes[entry.first.str()] = value->str();
   }
   return attributes;
+}
+
+/// Moves the role and target keys of `attributes` into the typed fields of
+/// `p`, checking them; `where` prefixes the message.
+static Error roleFromAttributes(Parameter &p,
+                                std::map<std::string, std::string> &attributes,
+                                const llvm::Twine &where) {
+  auto take = [&](StringRef key) -> std::optional<std::string> {
+    auto it = attributes.find(key.str());
+    if (it == attributes.end())
+      return std::nullopt;
+    std::string value = std::move(it->second);
+    attributes.erase(it);
+    return value;
+  };
+  if (std::optional<std::string> role = take("role")) {
+    std::optional<ParamRole> parsed = parseParamRole(*role);
+    if (!parsed) {
+      std::vector<StringRef> known;
+      for (ParamRole r : kSpelledRoles)
+        known.push_back(stringifyParamRole(r));
+      return makeError(where + ": unknown role '" + *role +
+                       "' (known: " + llvm::join(known, ", ") + ")");
+    }
+    p.role = *parsed;
+  }
+  for (auto [key, field] :
+       {std::pair<StringRef, std::string *>{"nest", &p.nest},
+        {"producer", &p.producer},
+        {"consumer", &p.consumer}}) {
+    std::optional<std::string> name = take(key);
+    if (!name)
+      continue;
+    if (name->empty())
+      return makeError(where + ": attribute '" + key +
+                       "' must name a loop nest, not be empty");
+    *field = std::move(*name);
+  }
+  if (std::optional<std::string> loop = take("loop")) {
+    // Canonical decimal only, so that the loop is written back as read.
+    uint64_t position = 0;
+    if (StringRef(*loop).getAsInteger(10, position) ||
+        position > uint64_t(INT64_MAX) || std::to_string(position) != *loop)
+      return makeError(where +
+                       ": attribute 'loop' must be a non-negative "
+                       "integer (a band position), not '" +
+                       *loop + "'");
+    p.loop = int64_t(position);
+  }
+  return Error::success();
 }
 
 static Expected<Parameter> parameterFromJSON(const json::Value &json,
@@ -1006,6 +1126,8 @@ static Expected<Parameter> parameterFromJSON(const json::Value &json,
     auto map = attributesFromJSON(*attributes, where);
     if (!map)
       return map.takeError();
+    if (Error error = roleFromAttributes(p, *map, where))
+      return std::move(error);
     p.attributes = std::move(*map);
   }
 

@@ -144,13 +144,12 @@ private:
     return true;
   }
 
-  llvm::Error add(Parameter parameter, const LoopNest *nest,
-                  llvm::StringRef role, int loop = -1) {
-    parameter.attributes["role"] = role.str();
+  llvm::Error add(Parameter parameter, const LoopNest *nest, ParamRole role,
+                  int loop = -1) {
+    parameter.role = role;
     if (nest)
-      parameter.attributes["nest"] = nest->name;
-    if (loop >= 0)
-      parameter.attributes["loop"] = std::to_string(loop);
+      parameter.nest = nest->name;
+    parameter.loop = loop;
     return space.addParameter(std::move(parameter));
   }
 
@@ -187,7 +186,7 @@ private:
           "cache-level tile size of loop {0} (extent {1}, {2}); the extent "
           "means not tiled",
           loop.name, loop.extent, loop.isReduction ? "reduction" : "parallel");
-      if (auto err = add(std::move(tile), &nest, "tile", position))
+      if (auto err = add(std::move(tile), &nest, ParamRole::Tile, position))
         return err;
       tileNames[position] = tileName;
 
@@ -203,7 +202,8 @@ private:
       rtile.description = llvm::formatv(
           "register-level tile size of loop {0}; must divide its cache tile",
           loop.name);
-      if (auto err = add(std::move(rtile), &nest, "rtile", position))
+      if (auto err =
+              add(std::move(rtile), &nest, ParamRole::RegisterTile, position))
         return err;
       // The extent means "no register tiling" whatever the cache tile, so
       // that a config may leave the register tiles at their defaults.
@@ -247,7 +247,7 @@ private:
                                 "only, by dependence analysis)";
       bool onlyIdentity = !isLinalg && nest.legalOrders.size() <= 1;
       if (!onlyIdentity)
-        if (auto err = add(std::move(order), &nest, "order"))
+        if (auto err = add(std::move(order), &nest, ParamRole::Order))
           return err;
       // The strip-mined loop of a band that is not fully permutable must
       // stay outermost.
@@ -271,7 +271,7 @@ private:
       Parameter unroll = Parameter::ordinal(name, toValues(factors), true);
       unroll.defaultValue = ParamValue::integer(1);
       unroll.description = "unroll factor of the innermost loop";
-      if (auto err = add(std::move(unroll), &nest, "unroll"))
+      if (auto err = add(std::move(unroll), &nest, ParamRole::Unroll))
         return err;
       if (isLinalg) {
         // Without tiling there is no loop to unroll.
@@ -311,7 +311,7 @@ private:
       Parameter vectorize = Parameter::boolean(name);
       vectorize.defaultValue = ParamValue::boolean(false);
       vectorize.description = "vectorize the innermost (register) tile";
-      if (auto err = add(std::move(vectorize), &nest, "vectorize"))
+      if (auto err = add(std::move(vectorize), &nest, ParamRole::Vectorize))
         return err;
       // The vectorized tile must fit the register file: accumulators (the
       // parallel loops) within the registers, the whole tile within 4x.
@@ -359,7 +359,7 @@ private:
           isLinalg ? "distribute the tiles of the parallel loops over the "
                      "cores"
                    : "run the outermost loop in parallel";
-      if (auto err = add(std::move(parallel), &nest, "parallel"))
+      if (auto err = add(std::move(parallel), &nest, ParamRole::Parallel))
         return err;
       // For affine nests, the loop found parallel must stay outermost, and
       // unrolling (whose copies index through affine.apply) hides from the
@@ -499,9 +499,9 @@ private:
       fuse.defaultValue = ParamValue::boolean(false);
       fuse.description = llvm::formatv(
           "fuse {0} into the tile loops of its consumer {1}", p.name, c.name);
-      fuse.attributes["role"] = "fuse";
-      fuse.attributes["producer"] = p.name;
-      fuse.attributes["consumer"] = c.name;
+      fuse.role = ParamRole::Fuse;
+      fuse.producer = p.name;
+      fuse.consumer = c.name;
       if (auto err = space.addParameter(std::move(fuse)))
         return err;
       fusions.push_back({name, consumer, accumulator, llvm::join(hosts, " || ")});

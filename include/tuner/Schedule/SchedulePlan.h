@@ -1,7 +1,7 @@
 //===- SchedulePlan.h - What a Config says about each loop nest -*- C++ -*-===//
 //
 // Reads a Config of a space built by SpaceBuilder (whose parameters carry
-// role/nest/loop/producer/consumer attributes, see SpaceBuilder.h) into a
+// a typed role and target, see ParamRole and SpaceBuilder.h) into a
 // plain per-nest plan: tile and register tile sizes, loop order, unroll
 // factor, vectorize and parallelize switches, and which nest is fused into
 // which. The schedule builder turns a plan into a Transform-dialect script;

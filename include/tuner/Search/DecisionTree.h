@@ -8,9 +8,10 @@
 // config that a cost model can score or a harness can measure; its children
 // are the feasible values of the next decision.
 //
-// The tree is built from a Space alone, through the parameters' `role`
-// attributes (see tuner/Space/SpaceBuilder.h); parameters without a role are
-// decided last, one decision each.
+// The tree is built from a Space alone, through the parameters' typed roles
+// and nests (ParamRole, see tuner/Space/SpaceBuilder.h); parameters without
+// a schedule role (None, Knob, Alternatives) are decided last, one decision
+// each.
 //
 //===----------------------------------------------------------------------===//
 

@@ -37,6 +37,42 @@ enum class ParamKind {
 llvm::StringRef stringifyParamKind(ParamKind kind);
 std::optional<ParamKind> parseParamKind(llvm::StringRef text);
 
+/// What a parameter controls in a schedule, so that the schedule builder and
+/// the search read a config without parsing names or strings. The nest- and
+/// loop-level roles come from SpaceBuilder (see tuner/Space/SpaceBuilder.h),
+/// Knob and Alternatives from a Transform script's transform.tune ops.
+enum class ParamRole {
+  /// No role: a user's parameter (tuner-search) or a free annotation.
+  None,
+  /// "tile": cache-level tile size of band loop `loop` of nest `nest`.
+  Tile,
+  /// "rtile": register-level tile size of band loop `loop` of nest `nest`.
+  RegisterTile,
+  /// "order": permutation of the band loops of nest `nest`.
+  Order,
+  /// "unroll": unroll factor of the innermost loop of nest `nest`.
+  Unroll,
+  /// "vectorize": whether to vectorize the innermost tile of nest `nest`.
+  Vectorize,
+  /// "parallel": whether to run the outer tile loops of `nest` on all cores.
+  Parallel,
+  /// "fuse": whether to fuse nest `producer` into the tile loops of nest
+  /// `consumer`.
+  Fuse,
+  /// "knob": a transform.tune.knob of a Transform script.
+  Knob,
+  /// "alternatives": the region a transform.tune.alternatives selects.
+  Alternatives
+};
+
+/// The name of a role in JSON: "tile", "rtile", "order", "unroll",
+/// "vectorize", "parallel", "fuse", "knob", "alternatives"; "none" for None,
+/// which JSON spells by leaving the role out.
+llvm::StringRef stringifyParamRole(ParamRole role);
+/// The role named `text` in JSON; nullopt for any other text ("none"
+/// included, since JSON never spells None).
+std::optional<ParamRole> parseParamRole(llvm::StringRef text);
+
 /// The value of one parameter: an integer (ordinal, integer), a real (ordinal
 /// over reals, real), a boolean, a string (categorical), or a permutation.
 class ParamValue {
@@ -114,8 +150,21 @@ struct Parameter {
   std::vector<ParamValue::Permutation> allowedPermutations;
   /// The value used when nothing else is known (the untransformed program).
   std::optional<ParamValue> defaultValue;
-  /// Free-form annotations for the clients of the space (e.g. the schedule
-  /// builder's role of the parameter). Kept in JSON, ignored by the space.
+  /// What the parameter controls in a schedule, and what it refers to: the
+  /// loop nest (a ProgramTree nest name) of the per-nest roles, the band
+  /// position of Tile and RegisterTile, the producer and consumer nests of
+  /// Fuse. Unset: None, empty names, loop -1. Ignored by the space itself
+  /// (domains, constraints, enumeration); kept in JSON as the "role",
+  /// "nest", "loop" (a decimal string), "producer" and "consumer" keys of
+  /// the parameter's "attributes".
+  ParamRole role = ParamRole::None;
+  std::string nest;
+  int64_t loop = -1;
+  std::string producer;
+  std::string consumer;
+  /// Free-form annotations for the clients of the space. Kept in JSON,
+  /// ignored by the space. The keys of the typed fields above ("role",
+  /// "nest", "loop", "producer", "consumer") are reserved.
   std::map<std::string, std::string> attributes;
 
   /// Factories (validate in Space::addParameter).
@@ -158,7 +207,7 @@ struct Parameter {
   std::string describeDomain() const;
   /// Whether `other` has this parameter's kind and the same set of values
   /// (in any order; an integer ordinal never equals a real one). Names,
-  /// scales, defaults, descriptions and attributes are not compared.
+  /// scales, defaults, descriptions, roles and attributes are not compared.
   bool sameDomain(const Parameter &other) const;
 };
 
@@ -249,7 +298,8 @@ public:
   /// invalid domain (empty, unsorted ordinal, lower > upper, log scale with
   /// values <= 0, log scale on another kind, a permutation of more than 20
   /// elements without an allowed list, bad permutation list, default outside
-  /// the domain).
+  /// the domain), a free-form attribute with a reserved key, or a loop
+  /// below -1.
   llvm::Error addParameter(Parameter parameter);
   /// Parses and adds a known constraint.
   llvm::Error addConstraint(llvm::StringRef expression);
@@ -275,7 +325,11 @@ public:
   /// "default", "description", "attributes"}...], "constraints": ["..."]}.
   /// An ordinal over reals is marked "real": true (reading also infers it
   /// from a non-integral value). Optional fields are written only when set.
-  /// Reading rejects unknown fields and versions, naming what is wrong.
+  /// A parameter's typed role and target are written into, and read from,
+  /// its "attributes" (see Parameter::role), so that files keep one form.
+  /// Reading rejects unknown fields and versions, an unknown role, an empty
+  /// nest, producer or consumer name, and a loop that is not a non-negative
+  /// integer written in canonical decimal, naming what is wrong.
   llvm::json::Value toJSON() const;
   static llvm::Expected<Space> fromJSON(const llvm::json::Value &json);
   /// 16 hex digits that identify the space's parameters, domains, defaults

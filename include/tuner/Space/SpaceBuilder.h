@@ -4,17 +4,18 @@
 // per loop nest, cache- and register-level tile sizes per loop, the loop
 // order, the unroll factor, and vectorize / parallelize switches; per
 // producer/consumer pair of nests, whether to fuse. Each parameter carries
-// attributes naming its role, nest and loop, which is how the schedule
-// builder reads a Config without parsing names:
+// its typed role and target (Parameter::role, nest, loop, producer,
+// consumer; "attributes" in JSON), which is how the schedule builder reads a
+// Config without parsing names:
 //
-//   role=tile      nest=N loop=L   cache-level tile size of band loop L
-//                                  (the loop's extent: not tiled)
-//   role=rtile     nest=N loop=L   register-level tile size (divides tile)
-//   role=order     nest=N          permutation of the band's loops
-//   role=unroll    nest=N          unroll factor of the innermost loop
-//   role=vectorize nest=N          vectorize the innermost tile
-//   role=parallel  nest=N          run the outer tile loops on all cores
-//   role=fuse      producer=P consumer=C   fuse nest P into C's tile loops
+//   Tile          nest=N loop=L   cache-level tile size of band loop L
+//                                 (the loop's extent: not tiled)
+//   RegisterTile  nest=N loop=L   register-level tile size (divides tile)
+//   Order         nest=N          permutation of the band's loops
+//   Unroll        nest=N          unroll factor of the innermost loop
+//   Vectorize     nest=N          vectorize the innermost tile
+//   Parallel      nest=N          run the outer tile loops on all cores
+//   Fuse          producer=P consumer=C   fuse nest P into C's tile loops
 //
 //===----------------------------------------------------------------------===//
 

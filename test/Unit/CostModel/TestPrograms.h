@@ -194,7 +194,7 @@ inline std::vector<Config> randomTilings(const Space &space, unsigned count,
     Config config = space.defaultConfig();
     for (size_t i = 0; i < space.size(); ++i) {
       const Parameter &p = space[i];
-      if (p.attributes.count("role") && p.attributes.at("role") == "tile")
+      if (p.role == ParamRole::Tile)
         config[i] = p.values[rng() % p.values.size()];
     }
     if (llvm::Error err = space.check(config))
@@ -236,7 +236,7 @@ inline Dataset syntheticDataset(unsigned programs, unsigned samples,
       double logSpeedup = 0;
       for (size_t i = 0; i < program.space.size(); ++i) {
         const Parameter &param = program.space[i];
-        if (param.attributes.at("role") != "tile")
+        if (param.role != ParamRole::Tile)
           continue;
         double tile = double(config[i].getInteger());
         logSpeedup +=

@@ -35,12 +35,11 @@ func.func @copy(%A: memref<16x8xf32>, %B: memref<16x8xf32>) {
 }
 )mlir";
 
-Parameter withRole(Parameter p, std::string role, std::string nest,
+Parameter withRole(Parameter p, ParamRole role, std::string nest,
                    int loop = -1) {
-  p.attributes["role"] = std::move(role);
-  p.attributes["nest"] = std::move(nest);
-  if (loop >= 0)
-    p.attributes["loop"] = std::to_string(loop);
+  p.role = role;
+  p.nest = std::move(nest);
+  p.loop = loop;
   return p;
 }
 
@@ -78,19 +77,22 @@ protected:
       cantFail(space.addParameter(
           withRole(Parameter::ordinal("t" + std::to_string(loop),
                                       ints({1, 2, 4, 8, 16})),
-                   "tile", mm, loop)));
+                   ParamRole::Tile, mm, loop)));
+    cantFail(space.addParameter(
+        withRole(Parameter::ordinal("r2", ints({1, 2, 4, 8, 16})),
+                 ParamRole::RegisterTile, mm, 2)));
+    cantFail(space.addParameter(
+        withRole(Parameter::permutation("order", 3), ParamRole::Order, mm)));
+    cantFail(space.addParameter(
+        withRole(Parameter::boolean("vec"), ParamRole::Vectorize, mm)));
     cantFail(space.addParameter(withRole(
-        Parameter::ordinal("r2", ints({1, 2, 4, 8, 16})), "rtile", mm, 2)));
+        Parameter::ordinal("unroll", ints({1, 2, 4})), ParamRole::Unroll, mm)));
     cantFail(space.addParameter(
-        withRole(Parameter::permutation("order", 3), "order", mm)));
-    cantFail(space.addParameter(
-        withRole(Parameter::boolean("vec"), "vectorize", mm)));
-    cantFail(space.addParameter(
-        withRole(Parameter::ordinal("unroll", ints({1, 2, 4})), "unroll", mm)));
-    cantFail(space.addParameter(
-        withRole(Parameter::boolean("par"), "parallel", mm)));
+        withRole(Parameter::boolean("par"), ParamRole::Parallel, mm)));
     Parameter fuse = Parameter::boolean("fuse");
-    fuse.attributes = {{"role", "fuse"}, {"producer", fill}, {"consumer", mm}};
+    fuse.role = ParamRole::Fuse;
+    fuse.producer = fill;
+    fuse.consumer = mm;
     cantFail(space.addParameter(std::move(fuse)));
     return space;
   }
@@ -214,18 +216,21 @@ TEST_F(ScheduleBuilderTest, UnusableParametersAreErrors) {
   const std::string mm = tree.nests[1].name;
   {
     Space space;
+    // A knob of a user's Transform script is no schedule builder step.
     cantFail(space.addParameter(
-        withRole(Parameter::boolean("x"), "reticulate", mm)));
+        withRole(Parameter::boolean("x"), ParamRole::Knob, mm)));
     llvm::Expected<std::string> script =
         buildTransformScript(tree, space, space.defaultConfig());
     ASSERT_FALSE(bool(script));
-    EXPECT_NE(llvm::toString(script.takeError()).find("unknown role"),
-              std::string::npos);
+    EXPECT_EQ(llvm::toString(script.takeError()),
+              "parameter 'x' has role 'knob', which only a Transform "
+              "script's transform.tune ops read: the schedule builder does "
+              "not know what it controls");
   }
   {
     Space space;
-    cantFail(space.addParameter(
-        withRole(Parameter::ordinal("t", ints({1, 2})), "tile", "nowhere", 0)));
+    cantFail(space.addParameter(withRole(Parameter::ordinal("t", ints({1, 2})),
+                                         ParamRole::Tile, "nowhere", 0)));
     llvm::Expected<std::string> script =
         buildTransformScript(tree, space, space.defaultConfig());
     ASSERT_FALSE(bool(script));
@@ -234,8 +239,8 @@ TEST_F(ScheduleBuilderTest, UnusableParametersAreErrors) {
   }
   {
     Space space;
-    cantFail(space.addParameter(
-        withRole(Parameter::ordinal("t", ints({1, 2})), "tile", mm, 5)));
+    cantFail(space.addParameter(withRole(Parameter::ordinal("t", ints({1, 2})),
+                                         ParamRole::Tile, mm, 5)));
     llvm::Expected<std::string> script =
         buildTransformScript(tree, space, space.defaultConfig());
     ASSERT_FALSE(bool(script));
@@ -260,16 +265,16 @@ TEST_F(ScheduleBuilderTest, AffineNestUsesTheTunerOps) {
   ASSERT_EQ(tree.nests.size(), 1u);
   const std::string n = tree.nests[0].name;
   Space space;
+  cantFail(space.addParameter(withRole(
+      Parameter::ordinal("t0", ints({1, 4, 16})), ParamRole::Tile, n, 0)));
+  cantFail(space.addParameter(withRole(
+      Parameter::ordinal("t1", ints({1, 2, 8})), ParamRole::Tile, n, 1)));
   cantFail(space.addParameter(
-      withRole(Parameter::ordinal("t0", ints({1, 4, 16})), "tile", n, 0)));
+      withRole(Parameter::permutation("order", 2), ParamRole::Order, n)));
+  cantFail(space.addParameter(withRole(
+      Parameter::ordinal("unroll", ints({1, 2})), ParamRole::Unroll, n)));
   cantFail(space.addParameter(
-      withRole(Parameter::ordinal("t1", ints({1, 2, 8})), "tile", n, 1)));
-  cantFail(space.addParameter(
-      withRole(Parameter::permutation("order", 2), "order", n)));
-  cantFail(space.addParameter(
-      withRole(Parameter::ordinal("unroll", ints({1, 2})), "unroll", n)));
-  cantFail(
-      space.addParameter(withRole(Parameter::boolean("par"), "parallel", n)));
+      withRole(Parameter::boolean("par"), ParamRole::Parallel, n)));
   Config c({ParamValue::integer(4), ParamValue::integer(2),
             ParamValue::permutation({1, 0}), ParamValue::integer(2),
             ParamValue::boolean(true)});

@@ -83,9 +83,24 @@ TEST(SpaceBuilder, MatmulParametersAndRoles) {
     EXPECT_TRUE(space->indexOf(name).has_value()) << name;
 
   const Parameter &tile = (*space)[*space->indexOf("matmul_0.tile.l1")];
-  EXPECT_EQ(tile.attributes.at("role"), "tile");
-  EXPECT_EQ(tile.attributes.at("nest"), "matmul_0");
-  EXPECT_EQ(tile.attributes.at("loop"), "1");
+  EXPECT_EQ(tile.role, ParamRole::Tile);
+  EXPECT_EQ(tile.nest, "matmul_0");
+  EXPECT_EQ(tile.loop, 1);
+  EXPECT_TRUE(tile.attributes.empty());
+  const Parameter &rtile = (*space)[*space->indexOf("matmul_0.rtile.l0")];
+  EXPECT_EQ(rtile.role, ParamRole::RegisterTile);
+  EXPECT_EQ(rtile.nest, "matmul_0");
+  EXPECT_EQ(rtile.loop, 0);
+  for (auto [name, role] :
+       {std::pair<const char *, ParamRole>{"matmul_0.order", ParamRole::Order},
+        {"matmul_0.unroll", ParamRole::Unroll},
+        {"matmul_0.vectorize", ParamRole::Vectorize},
+        {"matmul_0.parallel", ParamRole::Parallel}}) {
+    const Parameter &p = (*space)[*space->indexOf(name)];
+    EXPECT_EQ(p.role, role) << name;
+    EXPECT_EQ(p.nest, "matmul_0") << name;
+    EXPECT_EQ(p.loop, -1) << name;
+  }
   // Divisors of 32, capped at 10 candidates: all six fit.
   ASSERT_EQ(tile.values.size(), 6u);
   EXPECT_EQ(tile.values.front().getInteger(), 1);
@@ -217,9 +232,10 @@ TEST(SpaceBuilder, FusionOfTensorEdges) {
   ASSERT_TRUE(space->indexOf("fuse.matmul_1.generic_2").has_value());
   EXPECT_FALSE(space->indexOf("fuse.fill_0.generic_2").has_value());
   const Parameter &fuse = (*space)[*space->indexOf("fuse.fill_0.matmul_1")];
-  EXPECT_EQ(fuse.attributes.at("role"), "fuse");
-  EXPECT_EQ(fuse.attributes.at("producer"), "fill_0");
-  EXPECT_EQ(fuse.attributes.at("consumer"), "matmul_1");
+  EXPECT_EQ(fuse.role, ParamRole::Fuse);
+  EXPECT_EQ(fuse.producer, "fill_0");
+  EXPECT_EQ(fuse.consumer, "matmul_1");
+  EXPECT_TRUE(fuse.nest.empty());
 
   // Fusing needs the consumer's tile loops.
   Config config = space->defaultConfig();
@@ -305,6 +321,35 @@ TEST(SpaceBuilder, AffineNestUsesLegalOrders) {
   const Parameter &order = (*space)[*space->indexOf("nest_0.order")];
   EXPECT_EQ(order.domainSize().value_or(0), 2u);
   EXPECT_TRUE(space->indexOf("nest_0.parallel").has_value());
+}
+
+/// Space fingerprints key tuning databases: a space built the same way must
+/// keep its fingerprint (and its JSON) across changes to how parameters are
+/// represented in memory. The values were computed before parameter roles
+/// became typed, from the string attributes they replaced.
+TEST(SpaceBuilder, FingerprintsAreStable) {
+  llvm::Expected<Space> matmul =
+      buildSpace(matmulTree(64, 32, 16), testTarget());
+  ASSERT_TRUE(bool(matmul)) << llvm::toString(matmul.takeError());
+  EXPECT_EQ(matmul->fingerprint(), "1d657f1df07b461a");
+
+  ProgramTree chain;
+  chain.functionName = "chain";
+  addLinalgNest(chain, "fill_0", {{32, false}, {32, false}});
+  addLinalgNest(chain, "matmul_1", {{32, false}, {32, false}, {32, true}});
+  addLinalgNest(chain, "generic_2", {{32, false}, {32, false}});
+  chain.edges.push_back({0, 1, 0, /*viaTensor=*/true});
+  chain.edges.push_back({1, 2, 0, /*viaTensor=*/true});
+  llvm::Expected<Space> fused = buildSpace(chain, testTarget());
+  ASSERT_TRUE(bool(fused)) << llvm::toString(fused.takeError());
+  EXPECT_EQ(fused->fingerprint(), "f437b79877f2470e");
+  ASSERT_TRUE(fused->indexOf("fuse.fill_0.matmul_1").has_value());
+
+  // Read back from its JSON, the space is the same space.
+  llvm::Expected<Space> copy = Space::fromJSON(fused->toJSON());
+  ASSERT_TRUE(bool(copy)) << llvm::toString(copy.takeError());
+  EXPECT_EQ(copy->toJSON(), fused->toJSON());
+  EXPECT_EQ(copy->fingerprint(), fused->fingerprint());
 }
 
 TEST(SpaceBuilder, Errors) {

@@ -295,7 +295,10 @@ Space everyKindSpace() {
       /*logScale=*/true);
   tile.defaultValue = I(64);
   tile.description = "cache tile of loop 0";
-  tile.attributes = {{"role", "tile"}, {"nest", "0"}, {"loop", "0"}};
+  tile.role = ParamRole::Tile;
+  tile.nest = "0";
+  tile.loop = 0;
+  tile.attributes = {{"note", "free-form"}};
   EXPECT_EQ(message(space.addParameter(tile)), "");
   EXPECT_EQ(message(space.addParameter(
                 Parameter::ordinal("alpha", {R(0.25), R(0.5), R(1.0)}))),
@@ -346,7 +349,12 @@ TEST(Space, JSONRoundTrip) {
     EXPECT_EQ(a.allowedPermutations, b.allowedPermutations);
     EXPECT_EQ(a.defaultValue, b.defaultValue);
     EXPECT_EQ(a.description, b.description);
-    EXPECT_EQ(a.attributes, b.attributes);
+    EXPECT_EQ(a.role, b.role) << a.name;
+    EXPECT_EQ(a.nest, b.nest) << a.name;
+    EXPECT_EQ(a.loop, b.loop) << a.name;
+    EXPECT_EQ(a.producer, b.producer) << a.name;
+    EXPECT_EQ(a.consumer, b.consumer) << a.name;
+    EXPECT_EQ(a.attributes, b.attributes) << a.name;
   }
   // A real ordinal with integral values stays real.
   EXPECT_TRUE((*copy)[2].isRealOrdinal());
