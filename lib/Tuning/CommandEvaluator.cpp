@@ -194,7 +194,7 @@ CommandEvaluator::create(const Space &space, CommandOptions options) {
                                    "': " + ec.message());
   }
   return std::unique_ptr<CommandEvaluator>(new CommandEvaluator(
-      space, std::move(options), std::move(*run), std::move(compile)));
+      std::move(options), std::move(*run), std::move(compile)));
 }
 
 namespace {

@@ -59,8 +59,7 @@ struct CommandOptions {
 
 class CommandEvaluator : public Evaluator {
 public:
-  /// Checks the templates against `space` (which must outlive the
-  /// evaluator) and the options.
+  /// Checks the templates against `space` and the options.
   static llvm::Expected<std::unique_ptr<CommandEvaluator>>
   create(const Space &space, CommandOptions options);
 
@@ -75,13 +74,12 @@ public:
                                              llvm::StringRef field);
 
 private:
-  CommandEvaluator(const Space &space, CommandOptions options,
-                   CommandTemplate run, std::optional<CommandTemplate> compile)
-      : space(space), options(std::move(options)), run(std::move(run)),
+  CommandEvaluator(CommandOptions options, CommandTemplate run,
+                   std::optional<CommandTemplate> compile)
+      : options(std::move(options)), run(std::move(run)),
         compile(std::move(compile)) {}
   Observation evaluateOne(const Config &config);
 
-  const Space &space;
   CommandOptions options;
   CommandTemplate run;
   std::optional<CommandTemplate> compile;

@@ -58,11 +58,9 @@ public:
 private:
   ProgramSearch(const ProgramTree &tree, const Space &space,
                 ChainOfTrees chain)
-      : tree(tree), space(space), chain(std::move(chain)),
+      : chain(std::move(chain)),
         plans(std::make_unique<PlanCache>(tree, space)) {}
 
-  const ProgramTree &tree;
-  const Space &space;
   ChainOfTrees chain;
   std::unique_ptr<PlanCache> plans;
   std::optional<DecisionTree> decisions;
