@@ -1,5 +1,6 @@
 //===- ProgramSpec.cpp - A random program, before it is MLIR --------------===//
 
+#include "tuner/Support/Format.h"
 #include "tuner/Generator/ProgramSpec.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -128,12 +129,6 @@ unsigned ProgramSpec::numOutputs() const {
 // verify
 //===----------------------------------------------------------------------===//
 
-/// A number as a user would write it: 0.5, 3, 1e+20.
-static std::string shortNumber(double value) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%g", value);
-  return text;
-}
 
 namespace {
 class SpecVerifier {

@@ -12,6 +12,7 @@
 #include "tuner/Passes/Passes.h"
 #include "tuner/Schedule/ApplySchedule.h"
 #include "tuner/Schedule/TransformExtension.h"
+#include "tuner/Support/Format.h"
 #include "tuner/Tuning/FunctionTuning.h"
 
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
@@ -20,8 +21,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/ToolOutputFile.h"
-
-#include <cstdio>
 
 namespace tuner {
 #define GEN_PASS_DEF_TUNERAUTOTUNE
@@ -32,22 +31,6 @@ using namespace mlir;
 using namespace tuner;
 
 namespace {
-
-/// Milliseconds with three significant digits, for messages.
-std::string formatTime(double seconds) {
-  if (seconds >= 1)
-    return llvm::formatv("{0:F3} s", seconds).str();
-  if (seconds >= 1e-3)
-    return llvm::formatv("{0:F3} ms", seconds * 1e3).str();
-  return llvm::formatv("{0:F3} us", seconds * 1e6).str();
-}
-
-/// A number as a user wrote it: 0, 2.5, 1e-06.
-std::string shortNumber(double value) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%g", value);
-  return text;
-}
 
 struct TunerAutotunePass
     : tuner::impl::TunerAutotuneBase<TunerAutotunePass> {
@@ -193,9 +176,9 @@ void TunerAutotunePass::writeSummary(llvm::StringRef name, Location loc,
   // At the function's location, without printing the whole function.
   InFlightDiagnostic remark = mlir::emitRemark(loc);
   remark << "autotune @" << name << ": baseline "
-         << formatTime(base.medianSeconds);
+         << formatSeconds(base.medianSeconds);
   if (result.best)
-    remark << ", best " << formatTime(result.best->medianSeconds)
+    remark << ", best " << formatSeconds(result.best->medianSeconds)
            << llvm::formatv(" ({0:F2}x)", result.best->value);
   remark << "; " << result.history.size() << " candidates ("
          << result.evaluated << " measured, "

@@ -29,6 +29,7 @@
 #include "tuner/Generator/Generator.h"
 #include "tuner/Measure/Measurer.h"
 #include "tuner/Search/Strategies.h"
+#include "tuner/Support/Format.h"
 #include "tuner/Tuning/TuningSession.h"
 #include "tuner/Schedule/ApplySchedule.h"
 #include "tuner/Schedule/ScheduleBuilder.h"
@@ -133,13 +134,6 @@ void warn(const llvm::Twine &message) {
   llvm::errs() << "tuner-gen: warning: " << message << "\n";
 }
 
-std::string formatTime(double seconds) {
-  if (seconds >= 1)
-    return llvm::formatv("{0:F2} s", seconds);
-  if (seconds >= 1e-3)
-    return llvm::formatv("{0:F2} ms", seconds * 1e3);
-  return llvm::formatv("{0:F2} us", seconds * 1e6);
-}
 
 /// "K/N" with 0 <= K < N.
 std::optional<std::pair<unsigned, unsigned>> parseShard(llvm::StringRef text) {
@@ -525,7 +519,7 @@ llvm::Error Generation::runProgram(unsigned index, DatasetWriter &writer,
                 llvm::toString(measurer.takeError()));
   double baseline = (*measurer)->baseline().medianSeconds;
   if (baseline > maxBaseline)
-    return skip("its untransformed run takes " + formatTime(baseline) +
+    return skip("its untransformed run takes " + formatSeconds(baseline, 2) +
                 ", more than --max-baseline");
   if (recorded == recordedPrograms.end()) {
     ProgramRecord record;
@@ -572,9 +566,9 @@ llvm::Error Generation::runProgram(unsigned index, DatasetWriter &writer,
   for (const auto &[status, count] : counts)
     parts.push_back(llvm::formatv("{0} {1}", count, status));
   llvm::errs() << llvm::formatv(
-      "  baseline {0}, {1} new samples ({2}) in {3}\n", formatTime(baseline),
+      "  baseline {0}, {1} new samples ({2}) in {3}\n", formatSeconds(baseline, 2),
       todo.size(), parts.empty() ? "none" : llvm::join(parts, ", "),
-      formatTime(seconds));
+      formatSeconds(seconds, 2));
   return llvm::Error::success();
 }
 

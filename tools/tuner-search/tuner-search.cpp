@@ -12,6 +12,7 @@
 #include "tuner/Schedule/ApplySchedule.h"
 #include "tuner/Space/ChainOfTrees.h"
 #include "tuner/Space/KnobSpace.h"
+#include "tuner/Support/Format.h"
 #include "tuner/Target/Target.h"
 #include "tuner/Tuning/CommandEvaluator.h"
 #include "tuner/Tuning/ReplayEvaluator.h"
@@ -183,13 +184,6 @@ llvm::Expected<Space> readSpace() {
   return std::move(*space);
 }
 
-/// A number as a user wrote it: 3, 2.5, 1e-06.
-std::string number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%g", value);
-  return text;
-}
-
 std::string configText(const Config &config, const Space &space) {
   std::string text;
   llvm::raw_string_ostream(text) << config.toJSON(space);
@@ -345,7 +339,7 @@ Error search(const Space &space, const ChainOfTrees &chain) {
         llvm::errs() << llvm::formatv(
             "\rtuner-search: {0} configs ({1} evaluated), best {2}   ",
             result.history.size(), result.evaluated,
-            result.best ? number(result.best->objective) : "-");
+            result.best ? shortNumber(result.best->objective) : "-");
         llvm::errs().flush();
       };
     TuningSession session(**strategy, *evaluator, std::move(options));
@@ -377,7 +371,7 @@ Error search(const Space &space, const ChainOfTrees &chain) {
           result.history.size() - result.evaluated, session.failureCount(),
           session.failureCount() ? " (" + session.describeFailures() + ")"
                                  : std::string(),
-          result.best ? number(result.best->objective) : std::string("none"));
+          result.best ? shortNumber(result.best->objective) : std::string("none"));
       lastSummary = std::move(summary);
     } else {
       runs.push_back(std::move(summary));
