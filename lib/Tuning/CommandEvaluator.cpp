@@ -229,7 +229,8 @@ Observation CommandEvaluator::evaluateOne(const Config &config) {
     llvm::sys::fs::remove(out);
     llvm::sys::fs::remove(err);
     llvm::StringRef args[] = {"/bin/sh", "-c", command};
-    return runProcess("/bin/sh", args, out, err, options.timeoutSeconds);
+    return runProcess("/bin/sh", args, out, err, options.timeoutSeconds,
+                      options.memoryLimitMB);
   };
   auto failed = [&](const ProcessResult &result, Status onExit,
                     llvm::StringRef step, const std::string &command) {

@@ -84,6 +84,10 @@ static cl::opt<std::string>
 static cl::opt<double> timeoutOption(
     "timeout", cl::desc("Seconds a command may run (timeout beyond)"),
     cl::init(60), cl::cat(toolCategory));
+static cl::opt<unsigned> memoryLimitOption(
+    "memory-limit",
+    cl::desc("MiB of memory a command may use (0: no limit)"),
+    cl::init(8192), cl::cat(toolCategory));
 static cl::opt<std::string>
     replayOption("replay",
                  cl::desc("Recorded table to replay (JSON lines, or .csv)"),
@@ -286,6 +290,7 @@ Error search(const Space &space, const ChainOfTrees &chain) {
     options.run = commandOption;
     options.compile = compileOption;
     options.timeoutSeconds = timeoutOption;
+    options.memoryLimitMB = memoryLimitOption;
     options.objectiveField = objectiveFieldOption;
     options.objective = objective;
     llvm::Expected<std::unique_ptr<CommandEvaluator>> command =

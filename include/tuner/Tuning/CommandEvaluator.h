@@ -50,6 +50,9 @@ struct CommandOptions {
   std::string run, compile;
   /// Seconds the run (and the compile step) may take.
   double timeoutSeconds = 60;
+  /// Memory (address space) each command may use, in MiB (0: no limit);
+  /// a command that runs out of it fails like any other.
+  unsigned memoryLimitMB = 8192;
   /// The JSON field holding the objective; empty: the last number printed.
   std::string objectiveField;
   Objective objective = Objective::Minimize;
