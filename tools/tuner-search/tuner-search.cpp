@@ -159,7 +159,12 @@ llvm::Expected<Space> readSpace() {
     llvm::raw_string_ostream os(diagnostics);
     if (!diagnostics.empty())
       os << "\n";
-    os << d.getLocation() << ": " << d.str();
+    if (auto file = mlir::dyn_cast<mlir::FileLineColLoc>(d.getLocation()))
+      os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+         << file.getColumn();
+    else
+      os << d.getLocation();
+    os << ": " << d.str();
     return mlir::success();
   });
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
@@ -251,11 +256,14 @@ void printBest(const TuningResult &result, const Space &space) {
   llvm::outs() << configText(result.best->config, space) << "\n";
 }
 
-Error search(const Space &space, const ChainOfTrees &chain) {
+/// The combinations of search options that make no sense.
+Error checkSearchOptions() {
   if (!commandOption.empty() == !replayOption.empty())
     return llvm::createStringError(
         "give the evaluator with exactly one of --command and --replay (or "
         "ask for --count, --sample or --enumerate)");
+  if (timeBudgetOption < 0)
+    return llvm::createStringError("--time-budget must not be negative");
   if (budgetOption == 0 && timeBudgetOption <= 0)
     return llvm::createStringError(
         "the search needs a limit: set --budget or --time-budget");
@@ -268,39 +276,91 @@ Error search(const Space &space, const ChainOfTrees &chain) {
     return llvm::createStringError(
         "--runs and --database do not go together: the runs would resume "
         "from each other");
-  Objective objective = readDirection();
+  return Error::success();
+}
 
+/// The evaluator the options name, and the keys its results are recorded
+/// under.
+struct EvaluatorChoice {
   std::unique_ptr<Evaluator> evaluator;
+  /// The same evaluator when it replays a table (null otherwise).
   ReplayEvaluator *replay = nullptr;
-  std::string workload, target;
+  std::string workload, target, label;
+};
+
+llvm::Expected<EvaluatorChoice> chooseEvaluator(const Space &space,
+                                                Objective objective) {
+  EvaluatorChoice choice;
   if (!replayOption.empty()) {
     llvm::Expected<std::unique_ptr<ReplayEvaluator>> table =
         ReplayEvaluator::load(replayOption, space, objective);
     if (!table)
       return table.takeError();
-    replay = table->get();
-    evaluator = std::move(*table);
-    target = "replay";
-    workload = llvm::formatv("replay-{0:x16}",
-                             llvm::xxh3_64bits(space.fingerprint() +
-                                               replayOption.getValue()))
-                   .str();
-  } else {
-    CommandOptions options;
-    options.run = commandOption;
-    options.compile = compileOption;
-    options.timeoutSeconds = timeoutOption;
-    options.memoryLimitMB = memoryLimitOption;
-    options.objectiveField = objectiveFieldOption;
-    options.objective = objective;
-    llvm::Expected<std::unique_ptr<CommandEvaluator>> command =
-        CommandEvaluator::create(space, std::move(options));
-    if (!command)
-      return command.takeError();
-    evaluator = std::move(*command);
-    target = Target::host().fingerprint();
-    workload = commandWorkload(space);
+    choice.replay = table->get();
+    choice.evaluator = std::move(*table);
+    choice.target = "replay";
+    choice.workload =
+        llvm::formatv("replay-{0:x16}",
+                      llvm::xxh3_64bits(space.fingerprint() +
+                                        replayOption.getValue()))
+            .str();
+    choice.label = "replay: " + replayOption;
+    return std::move(choice);
   }
+  CommandOptions options;
+  options.run = commandOption;
+  options.compile = compileOption;
+  options.timeoutSeconds = timeoutOption;
+  options.memoryLimitMB = memoryLimitOption;
+  options.objectiveField = objectiveFieldOption;
+  options.objective = objective;
+  llvm::Expected<std::unique_ptr<CommandEvaluator>> command =
+      CommandEvaluator::create(space, std::move(options));
+  if (!command)
+    return command.takeError();
+  choice.evaluator = std::move(*command);
+  choice.target = Target::host().fingerprint();
+  choice.workload = commandWorkload(space);
+  choice.label = "command: " + commandOption;
+  return std::move(choice);
+}
+
+/// The account of several seeded runs: mean and deviation of their best
+/// objectives and mean simulated tuning time, printed and as JSON.
+llvm::json::Object summarizeRuns(llvm::json::Array runs,
+                                 llvm::ArrayRef<double> bests,
+                                 llvm::ArrayRef<double> simulated) {
+  double mean = 0, squares = 0, meanTime = 0;
+  for (double b : bests)
+    mean += b / bests.size();
+  for (double b : bests)
+    squares += (b - mean) * (b - mean);
+  double deviation =
+      bests.size() > 1 ? std::sqrt(squares / (bests.size() - 1)) : 0;
+  for (double s : simulated)
+    meanTime += s / simulated.size();
+  llvm::outs() << llvm::formatv(
+      "{0} runs of {1}: best objective mean {2:G} (standard deviation "
+      "{3:G}, {4} runs found none); simulated tuning time mean {5:F3} s\n",
+      runsOption.getValue(), strategyOption.getValue(), mean, deviation,
+      runsOption - bests.size(), meanTime);
+  return llvm::json::Object{{"strategy", strategyOption.getValue()},
+                            {"runs", std::move(runs)},
+                            {"best_mean", mean},
+                            {"best_deviation", deviation},
+                            {"simulated_seconds_mean", meanTime}};
+}
+
+Error search(const Space &space, const ChainOfTrees &chain) {
+  if (Error error = checkSearchOptions())
+    return error;
+  Objective objective = readDirection();
+  llvm::Expected<EvaluatorChoice> choice = chooseEvaluator(space, objective);
+  if (!choice)
+    return choice.takeError();
+  Evaluator &evaluator = *choice->evaluator;
+  ReplayEvaluator *replay = choice->replay;
+  const std::string &workload = choice->workload, &target = choice->target;
 
   std::optional<db::Database> database;
   if (!databaseOption.empty()) {
@@ -308,9 +368,8 @@ Error search(const Space &space, const ChainOfTrees &chain) {
     if (!opened)
       return opened.takeError();
     database.emplace(std::move(*opened));
-    std::string label = !replayOption.empty() ? "replay: " + replayOption
-                                              : "command: " + commandOption;
-    if (Error error = database->addWorkload({workload, label, std::nullopt}))
+    if (Error error =
+            database->addWorkload({workload, choice->label, std::nullopt}))
       return error;
   }
 
@@ -347,7 +406,7 @@ Error search(const Space &space, const ChainOfTrees &chain) {
             result.best ? shortNumber(result.best->objective) : "-");
         llvm::errs().flush();
       };
-    TuningSession session(**strategy, *evaluator, std::move(options));
+    TuningSession session(**strategy, evaluator, std::move(options));
     const TuningResult &result = session.run();
     if (interactive && runsOption == 1)
       llvm::errs() << "\n";
@@ -376,37 +435,17 @@ Error search(const Space &space, const ChainOfTrees &chain) {
           result.history.size() - result.evaluated, session.failureCount(),
           session.failureCount() ? " (" + session.describeFailures() + ")"
                                  : std::string(),
-          result.best ? shortNumber(result.best->objective) : std::string("none"));
+          result.best ? shortNumber(result.best->objective)
+                      : std::string("none"));
       lastSummary = std::move(summary);
     } else {
       runs.push_back(std::move(summary));
     }
   }
 
-  llvm::json::Object output;
-  if (runsOption == 1) {
-    output = std::move(lastSummary);
-  } else {
-    double mean = 0, squares = 0, meanTime = 0;
-    for (double b : bests)
-      mean += b / bests.size();
-    for (double b : bests)
-      squares += (b - mean) * (b - mean);
-    double deviation =
-        bests.size() > 1 ? std::sqrt(squares / (bests.size() - 1)) : 0;
-    for (double s : simulated)
-      meanTime += s / simulated.size();
-    llvm::outs() << llvm::formatv(
-        "{0} runs of {1}: best objective mean {2:G} (standard deviation "
-        "{3:G}, {4} runs found none); simulated tuning time mean {5:F3} s\n",
-        runsOption.getValue(), strategyOption.getValue(), mean, deviation,
-        runsOption - bests.size(), meanTime);
-    output = llvm::json::Object{{"strategy", strategyOption.getValue()},
-                                {"runs", std::move(runs)},
-                                {"best_mean", mean},
-                                {"best_deviation", deviation},
-                                {"simulated_seconds_mean", meanTime}};
-  }
+  llvm::json::Object output =
+      runsOption == 1 ? std::move(lastSummary)
+                      : summarizeRuns(std::move(runs), bests, simulated);
   output["objective"] = objectiveName(objective);
   output["space_size"] = chain.countString();
   if (!summaryOption.empty())
