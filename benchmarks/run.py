@@ -8,9 +8,10 @@ For each kernel in benchmarks/kernels/ (or the ones named), in turn:
      (or, with --no-tune, only measure the untuned kernel: lower it, compile
      it and time it with reference/mlir_driver.c);
   2. build and time its C reference (benchmarks/reference/<kernel>.c) with
-     `clang-22 -O3 -march=native`, with Polly (the same plus `-mllvm -polly`;
-     one thread: Polly's -polly-parallel made matmul slower here) and, where
-     the reference has a BLAS variant (matmul, 2mm), with OpenBLAS;
+     `clang-22 -O3 -march=native`, with Polly (the same plus `-mllvm -polly`,
+     one thread), with Polly parallel (plus `-mllvm -polly-parallel
+     -fopenmp`, OMP_NUM_THREADS=--threads: the tuner's thread count) and,
+     where the reference has a BLAS variant (matmul, 2mm), with OpenBLAS;
   3. with --check, compare the outputs of the untuned (and tuned) kernel with
      the C reference's on the same deterministic inputs.
 
@@ -82,10 +83,10 @@ class BenchError(Exception):
 class Kernel:
     """One kernel file: its function, buffers, shape line and flop count."""
 
-    def __init__(self, path):
+    def __init__(self, path, reference_dir=REFERENCE_DIR):
         self.path = path
         self.name = path.stem
-        self.reference = REFERENCE_DIR / (self.name + ".c")
+        self.reference = reference_dir / (self.name + ".c")
         text = path.read_text()
         self.shape = self._header(text, "shape")
         self.flops = _evaluate_flops(self._header(text, "flops"), path)
@@ -275,7 +276,10 @@ class Tools:
 
 def reference_variants(kernel):
     """(column, extra clang flags, extra link flags) of the C builds."""
-    variants = [("c_o3", [], []), ("polly", ["-mllvm", "-polly"], [])]
+    variants = [("c_o3", [], []), ("polly", ["-mllvm", "-polly"], []),
+                ("polly_parallel", ["-mllvm", "-polly", "-mllvm",
+                                    "-polly-parallel", "-fopenmp"],
+                 ["-fopenmp"])]
     if kernel.has_blas:
         variants.append(("openblas", ["-DUSE_BLAS"], ["-lopenblas"]))
     return variants
@@ -283,8 +287,10 @@ def reference_variants(kernel):
 
 def build_reference(tools, kernel, out_dir, column, flags, libs, env):
     binary = out_dir / ("%s.%s" % (kernel.name, column))
-    run([tools.clang, "-O3", "-march=native"] + flags +
-        [str(kernel.reference), "-o", str(binary), "-lm"] + libs,
+    # common.h lives with the shipped references, whatever folder holds this
+    # kernel's.
+    run([tools.clang, "-O3", "-march=native", "-I", str(REFERENCE_DIR)] +
+        flags + [str(kernel.reference), "-o", str(binary), "-lm"] + libs,
         env=env, what="building the %s reference of %s" % (column, kernel.name))
     return binary
 
@@ -480,7 +486,7 @@ def fmt_search(row):
 
 def table(rows, args):
     header = ["kernel", "shape", "baseline", "tuned", "speedup",
-              "tuned GFLOP/s", "C -O3", "Polly", "OpenBLAS"]
+              "tuned GFLOP/s", "C -O3", "Polly", "Polly parallel", "OpenBLAS"]
     if not args.no_tune:
         header.append("search")
     if args.check:
@@ -497,6 +503,7 @@ def table(rows, args):
             "%.2f" % (row["flops"] / tuned / 1e9) if tuned else "—",
             fmt_time(median(row.get("c_o3"))),
             fmt_time(median(row.get("polly"))),
+            fmt_time(median(row.get("polly_parallel"))),
             fmt_time(median(row.get("openblas"))),
         ]
         if not args.no_tune:
@@ -537,8 +544,9 @@ def notes(args, tools, info):
             threads),
         "C -O3: `clang-22 -O3 -march=native`, one thread, the kernel's loops "
         "in the untuned kernel's order. Polly: the same plus `-mllvm -polly`, "
-        "one thread. OpenBLAS: `cblas_sgemm`, OPENBLAS_NUM_THREADS=%d."
-        % threads,
+        "one thread. Polly parallel: plus `-mllvm -polly-parallel -fopenmp`, "
+        "OMP_NUM_THREADS=%d. OpenBLAS: `cblas_sgemm`, OPENBLAS_NUM_THREADS=%d."
+        % (threads, threads),
     ]
     return "\n".join(text)
 
@@ -573,6 +581,12 @@ def main():
     parser.add_argument("--work-dir", type=Path,
                         default=REPO_DIR / "build" / "benchmarks",
                         help="where builds, databases and outputs go")
+    parser.add_argument("--kernel-dir", type=Path, default=KERNEL_DIR,
+                        help="folder of the kernels (default: "
+                             "benchmarks/kernels)")
+    parser.add_argument("--reference-dir", type=Path, default=REFERENCE_DIR,
+                        help="folder of their C references (default: "
+                             "benchmarks/reference)")
     parser.add_argument("--tuner-opt", default=str(REPO_DIR / "build" / "bin" /
                                                    "tuner-opt"))
     parser.add_argument("--clang", default="clang-22")
@@ -585,7 +599,9 @@ def main():
     if args.threads < 1 or args.budget < 0:
         parser.error("--threads must be >= 1 and --budget >= 0")
 
-    available = {p.stem: p for p in sorted(KERNEL_DIR.glob("*.mlir"))}
+    available = {p.stem: p for p in sorted(args.kernel_dir.glob("*.mlir"))}
+    if not available:
+        parser.error("no kernels (*.mlir) in %s" % args.kernel_dir)
     names = list(args.names) + [n for n in args.kernels.split(",") if n]
     unknown = [n for n in names if n not in available]
     if unknown:
@@ -597,7 +613,7 @@ def main():
         tools = Tools(args)
         if not args.no_tune:
             tools.require_autotune()
-        kernels = [Kernel(available[n]) for n in names]
+        kernels = [Kernel(available[n], args.reference_dir) for n in names]
         for kernel in kernels:
             if not kernel.reference.exists():
                 raise BenchError("no C reference %s" % kernel.reference)
