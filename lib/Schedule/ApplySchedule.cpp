@@ -137,14 +137,18 @@ tuner::applyTransformScriptToCopy(ModuleOp payload, ModuleOp script) {
   return std::move(copy);
 }
 
-LogicalResult tuner::applyTransformScript(ModuleOp payload, ModuleOp script) {
-  FailureOr<OwningOpRef<ModuleOp>> copy =
-      applyTransformScriptToCopy(payload, script);
+/// Replaces `payload`'s body and attributes by the transformed copy's.
+static LogicalResult
+takeTransformed(ModuleOp payload, FailureOr<OwningOpRef<ModuleOp>> copy) {
   if (failed(copy))
     return failure();
   payload.getBodyRegion().takeBody((*copy)->getBodyRegion());
   payload->setAttrs((*copy).get()->getAttrDictionary());
   return success();
+}
+
+LogicalResult tuner::applyTransformScript(ModuleOp payload, ModuleOp script) {
+  return takeTransformed(payload, applyTransformScriptToCopy(payload, script));
 }
 
 FailureOr<OwningOpRef<ModuleOp>>
@@ -161,11 +165,5 @@ tuner::applyTransformScriptToCopy(ModuleOp payload, llvm::StringRef script) {
 
 LogicalResult tuner::applyTransformScript(ModuleOp payload,
                                           llvm::StringRef script) {
-  FailureOr<OwningOpRef<ModuleOp>> copy =
-      applyTransformScriptToCopy(payload, script);
-  if (failed(copy))
-    return failure();
-  payload.getBodyRegion().takeBody((*copy)->getBodyRegion());
-  payload->setAttrs((*copy).get()->getAttrDictionary());
-  return success();
+  return takeTransformed(payload, applyTransformScriptToCopy(payload, script));
 }
