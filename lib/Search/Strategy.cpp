@@ -20,9 +20,11 @@ Observation Observation::failure(Config config, Status status,
   return observation;
 }
 Observation Observation::measured(Config config,
-                                  const Measurement &measurement) {
+                                  const Measurement &measurement,
+                                  std::string schedule) {
   Observation observation;
   observation.config = std::move(config);
+  observation.schedule = std::move(schedule);
   observation.status = measurement.status;
   observation.message = measurement.message;
   observation.foreignLoad = measurement.foreignLoad;

@@ -67,12 +67,8 @@ MeasuringEvaluator::evaluate(llvm::ArrayRef<Config> configs) {
   for (OwningOpRef<ModuleOp> &candidate : candidates)
     modules.push_back(*candidate);
   std::vector<Measurement> measurements = measurer.measureAll(modules);
-  for (auto [index, measurement] : llvm::zip(candidateIndex, measurements)) {
-    std::string schedule = std::move(observations[index].schedule);
-    observations[index] =
-        Observation::measured(std::move(observations[index].config),
-                              measurement);
-    observations[index].schedule = std::move(schedule);
-  }
+  for (auto [index, measurement] : llvm::zip(candidateIndex, measurements))
+    observations[index] = Observation::measured(
+        configs[index], measurement, std::move(observations[index].schedule));
   return observations;
 }

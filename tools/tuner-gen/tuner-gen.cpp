@@ -27,6 +27,8 @@
 #include "tuner/Analysis/ProgramAnalysis.h"
 #include "tuner/CostModel/Dataset.h"
 #include "tuner/Generator/Generator.h"
+#include "tuner/Analysis/WorkloadHash.h"
+#include "tuner/Database/Database.h"
 #include "tuner/Measure/Measurer.h"
 #include "tuner/Search/Strategies.h"
 #include "tuner/Support/Format.h"
@@ -118,6 +120,12 @@ static cl::opt<bool>
               cl::desc("Read the dataset folder given with -o "
                        "(every shard) and print what it holds"),
               cl::init(false), cl::cat(category));
+static cl::opt<std::string> databasePath(
+    "database",
+    cl::desc("Also record every measurement in this tuning database (the "
+             "program as a workload with its IR, the space's fingerprint, "
+             "the schedule), where tuner-train and tuner-db read it too"),
+    cl::value_desc("file"), cl::cat(category));
 static cl::opt<bool> printOnly("print-only",
                                cl::desc("Print the shard's programs (MLIR, "
                                         "split by '// -----') and stop"),
@@ -228,6 +236,8 @@ public:
 
   /// Generator bugs met (programs that did not verify).
   unsigned generatorBugs = 0;
+  /// Where measurements are recorded besides the dataset (--database).
+  db::Database *database = nullptr;
 
 private:
   friend class GeneratedProgramEvaluator;
@@ -248,9 +258,8 @@ private:
   /// schedule that crashes the transform interpreter is a failed candidate
   /// (applyTransformScript recovers), not a failed run. Returns false with
   /// the reason on failure.
-  bool apply(llvm::StringRef program, const ProgramTree &tree,
-             const Space &space, const Config &config, Candidate &candidate,
-             std::string &message);
+  bool apply(llvm::StringRef program, llvm::StringRef script,
+             Candidate &candidate, std::string &message);
   llvm::Error record(DatasetWriter &writer, const std::string &id,
                      const Space &space, const Config &config,
                      const Measurement &measurement);
@@ -295,18 +304,26 @@ public:
     std::vector<ModuleOp> modules;
     std::vector<size_t> measured;
     for (auto [i, config] : llvm::enumerate(configs)) {
-      observations[i].config = config;
-      if (!generation.apply(program, tree, space, config, candidates[i],
-                            observations[i].message)) {
-        observations[i].status = Status::ApplyFailed;
+      Observation &observation = observations[i];
+      observation.config = config;
+      observation.status = Status::ApplyFailed;
+      llvm::Expected<std::string> script =
+          buildTransformScript(tree, space, config);
+      if (!script) {
+        observation.message = llvm::toString(script.takeError());
         continue;
       }
+      observation.schedule = std::move(*script);
+      if (!generation.apply(program, observation.schedule, candidates[i],
+                            observation.message))
+        continue;
       modules.push_back(*candidates[i].module);
       measured.push_back(i);
     }
     std::vector<Measurement> results = measurer.measureAll(modules);
     for (auto [i, measurement] : llvm::zip(measured, results))
-      observations[i] = Observation::measured(configs[i], measurement);
+      observations[i] = Observation::measured(
+          configs[i], measurement, std::move(observations[i].schedule));
     return observations;
   }
 
@@ -331,6 +348,8 @@ public:
     return std::nullopt;
   }
   void record(const Observation &observation) override {
+    if (database)
+      database->record(observation);
     Measurement measurement;
     measurement.status = observation.status;
     measurement.message = observation.message;
@@ -341,11 +360,15 @@ public:
                                               observation.config, measurement))
       noteError(llvm::toString(std::move(error)));
   }
+  /// Records every outcome in a tuning database too.
+  void alsoRecordIn(DatabaseRecorder &recorder) { database = &recorder; }
+
 private:
   Generation &generation;
   DatasetWriter &writer;
   std::string id;
   const Space &space;
+  DatabaseRecorder *database = nullptr;
 };
 
 /// A space as JSON text, to compare spaces.
@@ -377,15 +400,8 @@ llvm::Error Generation::resume(llvm::StringRef folder, llvm::StringRef suffix) {
   return llvm::Error::success();
 }
 
-bool Generation::apply(llvm::StringRef program, const ProgramTree &tree,
-                       const Space &space, const Config &config,
+bool Generation::apply(llvm::StringRef program, llvm::StringRef script,
                        Candidate &candidate, std::string &message) {
-  llvm::Expected<std::string> script =
-      buildTransformScript(tree, space, config);
-  if (!script) {
-    message = llvm::toString(script.takeError());
-    return false;
-  }
   candidate.context =
       std::make_unique<MLIRContext>(registry, MLIRContext::Threading::DISABLED);
   DiagnosticCapture capture(*candidate.context);
@@ -395,7 +411,7 @@ bool Generation::apply(llvm::StringRef program, const ProgramTree &tree,
     message = llvm::toString(module.takeError());
     return false;
   }
-  if (failed(applyTransformScript(**module, *script))) {
+  if (failed(applyTransformScript(**module, script))) {
     message = capture.text;
     return false;
   }
@@ -547,6 +563,18 @@ llvm::Error Generation::runProgram(unsigned index, DatasetWriter &writer,
                                       **measurer);
   DatasetRecorder recorder(*this, writer, id, *space);
   std::unique_ptr<Strategy> configsInOrder = createListSearch(todo);
+  std::optional<DatabaseRecorder> databaseRecorder;
+  if (database) {
+    std::string workload = workloadHash(func);
+    if (llvm::Error error = database->addWorkload(
+            {workload, func.getSymName().str(), canonicalIR(func)}))
+      return error;
+    databaseRecorder.emplace(*database, *space,
+                             DatabaseRecorder::Keys{
+                                 workload, fingerprint, "tuner-gen",
+                                 Objective::Speedup, baseline});
+    recorder.alsoRecordIn(*databaseRecorder);
+  }
   SessionOptions sessionOptions;
   sessionOptions.budget.evaluations = todo.size();
   sessionOptions.batch = batchSize;
@@ -555,6 +583,9 @@ llvm::Error Generation::runProgram(unsigned index, DatasetWriter &writer,
   session.run();
   if (!recorder.getError().empty())
     return llvm::createStringError(recorder.getError());
+  if (databaseRecorder && !databaseRecorder->getError().empty())
+    return llvm::createStringError("cannot record in the tuning database: " +
+                                   databaseRecorder->getError());
   std::map<std::string, unsigned> counts;
   for (const Observation &observation : session.getResult().history)
     ++counts[statusName(observation.status).str()];
@@ -718,6 +749,14 @@ int main(int argc, char **argv) {
                         shardIndex, shardCount, flavour);
   if (llvm::Error error = generation.resume(outputDir, suffix))
     return fail(llvm::toString(std::move(error)));
+  std::optional<db::Database> database;
+  if (!databasePath.empty()) {
+    llvm::Expected<db::Database> opened = db::Database::open(databasePath);
+    if (!opened)
+      return fail(llvm::toString(opened.takeError()));
+    database.emplace(std::move(*opened));
+    generation.database = &*database;
+  }
 
   auto start = std::chrono::steady_clock::now();
   unsigned total = 0;

@@ -58,9 +58,11 @@ struct Observation {
   /// A failed observation of `config`.
   static Observation failure(Config config, Status status,
                              std::string message);
-  /// The observation of a measured `config`: its status, message, speedup
-  /// (the value), median time (the objective), times and foreign load.
-  static Observation measured(Config config, const Measurement &measurement);
+  /// The observation of a measured `config` (applied as `schedule`): its
+  /// status, message, speedup (the value), median time (the objective),
+  /// times and foreign load.
+  static Observation measured(Config config, const Measurement &measurement,
+                              std::string schedule = {});
 };
 
 class Strategy {
