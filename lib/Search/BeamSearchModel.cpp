@@ -16,30 +16,18 @@ using namespace tuner::beam;
 
 namespace {
 
-class ModelBeamSearch : public Strategy {
+class ModelBeamSearch : public ModelGuidedStrategy {
 public:
   ModelBeamSearch(const DecisionTree &tree, Evaluator &model,
                   const BeamSearchOptions &options)
-      : tree(tree), model(model), options(withDefaults(options)),
-        execution(options.topK, options.correct, options.diverse,
-                  this->options.hash) {}
+      : ModelGuidedStrategy(options.topK, options.correct, options.diverse,
+                            withDefaults(options).hash),
+        tree(tree), model(model), options(withDefaults(options)) {}
 
   llvm::StringRef getName() const override { return "beam"; }
 
-  std::vector<Config> propose(size_t count) override {
-    if (!searched) {
-      search();
-      searched = true;
-    }
-    return execution.propose(count);
-  }
-
-  void observe(llvm::ArrayRef<Observation> observations) override {
-    execution.observe(observations);
-  }
-
 private:
-  void search() {
+  std::vector<std::pair<Config, double>> searchWithModel() override {
     Config root = tree.root();
     std::unordered_set<uint64_t> seen{options.hash(root)};
     std::vector<Observation> rootScore = model.evaluate({root});
@@ -61,14 +49,12 @@ private:
     }
     // The untransformed program is the baseline: never a finalist (the root
     // is never among the predicted).
-    execution.setCandidates(std::move(predicted));
+    return predicted;
   }
 
   const DecisionTree &tree;
   Evaluator &model;
   BeamSearchOptions options;
-  bool searched = false;
-  ExecutionStep execution;
 };
 
 } // namespace

@@ -189,3 +189,15 @@ void ExecutionStep::observe(llvm::ArrayRef<Observation> observations) {
   }
   condition();
 }
+
+std::vector<Config> ModelGuidedStrategy::propose(size_t count) {
+  if (!searched) {
+    execution.setCandidates(searchWithModel());
+    searched = true;
+  }
+  return execution.propose(count);
+}
+
+void ModelGuidedStrategy::observe(llvm::ArrayRef<Observation> observations) {
+  execution.observe(observations);
+}

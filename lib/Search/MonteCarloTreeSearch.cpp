@@ -24,29 +24,18 @@ struct Node {
   unsigned visits = 0;
 };
 
-class MonteCarloTreeSearch : public Strategy {
+class MonteCarloTreeSearch : public ModelGuidedStrategy {
 public:
   MonteCarloTreeSearch(const DecisionTree &tree, Evaluator &model,
                        const MonteCarloOptions &options)
-      : tree(tree), model(model), options(options), rng(options.seed),
-        execution(options.topK, options.correct, options.diverse, options.hash) {
+      : ModelGuidedStrategy(options.topK, options.correct, options.diverse,
+                            options.hash),
+        tree(tree), model(model), options(options), rng(options.seed) {
     if (!this->options.hash)
       this->options.hash = [](const Config &c) { return c.hash(); };
   }
 
   llvm::StringRef getName() const override { return "mcts"; }
-
-  std::vector<Config> propose(size_t count) override {
-    if (!searched) {
-      search();
-      searched = true;
-    }
-    return execution.propose(count);
-  }
-
-  void observe(llvm::ArrayRef<Observation> observations) override {
-    execution.observe(observations);
-  }
 
 private:
   /// Model scores, cached by schedule hash: no schedule is scored twice.
@@ -143,7 +132,7 @@ private:
     ranked.push_back({value, config});
   }
 
-  void search() {
+  std::vector<std::pair<Config, double>> searchWithModel() override {
     Node root;
     root.config = tree.root();
     rootHash = options.hash(root.config);
@@ -193,7 +182,7 @@ private:
     predicted.reserve(ranked.size());
     for (auto &[value, config] : ranked)
       predicted.emplace_back(std::move(config), value);
-    execution.setCandidates(std::move(predicted));
+    return predicted;
   }
 
   /// Whether every node below `n` is expanded down to complete schedules.
@@ -216,8 +205,6 @@ private:
   std::vector<std::pair<double, Config>> ranked;
   uint64_t rootHash = 0;
   double best = 0;
-  bool searched = false;
-  ExecutionStep execution;
 };
 
 } // namespace

@@ -119,6 +119,27 @@ private:
   std::vector<std::vector<double>> inverse;
 };
 
+/// A strategy that searches with the cost model once, at its first
+/// proposal, then has the schedules it scored measured through an
+/// ExecutionStep (beam search with the model, MCTS).
+class ModelGuidedStrategy : public Strategy {
+public:
+  std::vector<Config> propose(size_t count) final;
+  void observe(llvm::ArrayRef<Observation> observations) final;
+
+protected:
+  ModelGuidedStrategy(unsigned topK, bool correct, bool diverse,
+                      ScheduleHash hash)
+      : execution(topK, correct, diverse, std::move(hash)) {}
+  /// The whole search against the model: every schedule scored, with its
+  /// predicted speedup (the untransformed program left out).
+  virtual std::vector<std::pair<Config, double>> searchWithModel() = 0;
+
+private:
+  bool searched = false;
+  ExecutionStep execution;
+};
+
 } // namespace tuner
 
 #endif // TUNER_SEARCH_EXECUTIONSTEP_H
