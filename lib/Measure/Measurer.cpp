@@ -234,20 +234,6 @@ static std::string findLibomp(llvm::StringRef clang) {
   return llvm::sys::fs::exists(library) ? std::string(library) : "";
 }
 
-static std::string readFileOrEmpty(llvm::StringRef path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  return buffer ? (*buffer)->getBuffer().str() : std::string();
-}
-
-/// The last `limit` characters of a tool's output, trimmed.
-static std::string tail(llvm::StringRef text, size_t limit = 1500) {
-  text = text.trim();
-  if (text.size() <= limit)
-    return text.str();
-  return "..." + text.take_back(limit).str();
-}
-
 /// `prefix` followed by "<seconds> s", e.g. "within 1.5 s".
 static std::string formatSeconds(llvm::StringRef prefix, double seconds) {
   std::string text = prefix.str();
@@ -455,7 +441,7 @@ lowerToLLVMIR(const DialectRegistry &registry, llvm::StringRef text,
   });
   auto fail = [&](const llvm::Twine &what) {
     return llvm::createStringError(
-        what + (diagnostics.empty() ? "" : ": " + tail(diagnostics)));
+        what + (diagnostics.empty() ? "" : ": " + outputTail(diagnostics)));
   };
 
   ParserConfig config(&context);
@@ -581,7 +567,7 @@ Measurer::Compiled Measurer::compile(const std::string &moduleText,
       why = "clang failed with exit code " + std::to_string(compiled.exitCode);
       break;
     }
-    std::string output = tail(readFileOrEmpty(log));
+    std::string output = outputTail(readOutput(log));
     return failWith(output.empty() ? why : why + ": " + output);
   }
   result.library = library;
@@ -628,7 +614,7 @@ Measurement Measurer::runOnce(const Compiled &compiled,
                             coreArg};
   ProcessResult ran = runProcess(harness, args, stdoutPath, stderrPath,
                                  options.timeoutSeconds, options.memoryLimitMB);
-  std::string errors = tail(readFileOrEmpty(stderrPath));
+  std::string errors = outputTail(readOutput(stderrPath));
   auto cleanup = [&] {
     if (!options.keepFiles)
       for (const std::string &path : {outputsPath, stdoutPath, stderrPath})
@@ -655,14 +641,14 @@ Measurement Measurer::runOnce(const Compiled &compiled,
     break;
   }
 
-  std::string report = readFileOrEmpty(stdoutPath);
-  outputs = readFileOrEmpty(outputsPath);
+  std::string report = readOutput(stdoutPath);
+  outputs = readOutput(outputsPath);
   cleanup();
   llvm::Expected<llvm::json::Value> json = llvm::json::parse(report);
   if (!json) {
     std::string why = llvm::toString(json.takeError());
     return failure(Status::Crashed, "unreadable harness report '" +
-                                        tail(report, 200) + "': " + why);
+                                        outputTail(report, 200) + "': " + why);
   }
   const llvm::json::Object *object = json->getAsObject();
   std::optional<double> minSeconds, medianSeconds, maxSeconds;
@@ -675,7 +661,7 @@ Measurement Measurer::runOnce(const Compiled &compiled,
   }
   if (!minSeconds || !medianSeconds || !maxSeconds || !repetitions)
     return failure(Status::Crashed,
-                   "incomplete harness report '" + tail(report, 200) + "'");
+                   "incomplete harness report '" + outputTail(report, 200) + "'");
   Measurement measurement;
   measurement.minSeconds = *minSeconds;
   measurement.medianSeconds = *medianSeconds;

@@ -2,7 +2,9 @@
 
 #include "tuner/Measure/Process.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -27,6 +29,11 @@ ProcessResult tuner::runProcess(llvm::StringRef program,
   // An empty path disconnects the stream (/dev/null).
   std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(), stdoutPath,
                                                 stderrPath};
+  // The redirection opens the files without truncating them: a shorter
+  // output would leave the end of an earlier, longer one behind.
+  for (llvm::StringRef path : {stdoutPath, stderrPath})
+    if (!path.empty())
+      llvm::sys::fs::remove(path);
   std::string error;
   bool executionFailed = false;
   Clock::time_point start = Clock::now();
@@ -82,4 +89,17 @@ ProcessResult tuner::runProcess(llvm::StringRef program,
   }
   result.kind = ProcessResult::Kind::Exited;
   return result;
+}
+
+std::string tuner::readOutput(llvm::StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  return buffer ? (*buffer)->getBuffer().str() : std::string();
+}
+
+std::string tuner::outputTail(llvm::StringRef text, size_t limit) {
+  text = text.trim();
+  if (text.size() <= limit)
+    return text.str();
+  return "..." + text.take_back(limit).str();
 }

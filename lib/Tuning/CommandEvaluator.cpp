@@ -6,7 +6,6 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <cmath>
@@ -197,26 +196,6 @@ CommandEvaluator::create(const Space &space, CommandOptions options) {
       std::move(options), std::move(*run), std::move(compile)));
 }
 
-namespace {
-
-std::string readTail(llvm::StringRef path, size_t limit = 2000) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(path);
-  if (!buffer)
-    return "";
-  llvm::StringRef text = (*buffer)->getBuffer();
-  if (text.size() > limit)
-    text = text.take_back(limit);
-  return text.trim().str();
-}
-
-std::string readAll(llvm::StringRef path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(path);
-  return buffer ? (*buffer)->getBuffer().str() : std::string();
-}
-
-} // namespace
 
 Observation CommandEvaluator::evaluateOne(const Config &config) {
   Observation observation;
@@ -225,9 +204,6 @@ Observation CommandEvaluator::evaluateOne(const Config &config) {
   std::string err = (llvm::Twine(options.workDir) + "/stderr.txt").str();
   // One shell per command, so that templates may use pipes and redirects.
   auto shell = [&](const std::string &command) {
-    // The child's output files are opened without truncation: start empty.
-    llvm::sys::fs::remove(out);
-    llvm::sys::fs::remove(err);
     llvm::StringRef args[] = {"/bin/sh", "-c", command};
     return runProcess("/bin/sh", args, out, err, options.timeoutSeconds,
                       options.memoryLimitMB);
@@ -254,7 +230,7 @@ Observation CommandEvaluator::evaluateOne(const Config &config) {
       why = "exited with status " + std::to_string(result.exitCode);
       break;
     }
-    std::string errors = readTail(err);
+    std::string errors = outputTail(readOutput(err), 2000);
     observation.message = (step + " `" + command + "` " + why +
                            (errors.empty() ? "" : ": " + errors))
                               .str();
@@ -276,14 +252,12 @@ Observation CommandEvaluator::evaluateOne(const Config &config) {
     failed(ran, Status::Crashed, "command", command);
     return observation;
   }
-  std::string output = readAll(out);
+  std::string output = readOutput(out);
   std::optional<double> objective =
       readObjective(output, options.objectiveField);
   if (!objective) {
     observation.status = Status::InvalidOutput;
-    std::string shown = llvm::StringRef(output).trim().str();
-    if (shown.size() > 500)
-      shown = "..." + shown.substr(shown.size() - 500);
+    std::string shown = outputTail(output, 500);
     observation.message =
         "command `" + command + "` printed no " +
         (options.objectiveField.empty()

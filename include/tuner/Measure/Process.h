@@ -34,13 +34,21 @@ struct ProcessResult {
 };
 
 /// Runs `program` with `args` (args[0] is the program name), stdout and
-/// stderr redirected to the given files (empty: /dev/null), killing it with
+/// stderr redirected to the given files (empty: /dev/null; an existing file
+/// is replaced, never appended to or partly overwritten), killing it with
 /// SIGKILL after `timeoutSeconds` (0: no limit). `memoryLimitMB` (0: none)
 /// caps the child's data segment, so a runaway allocation fails in the child.
 ProcessResult runProcess(llvm::StringRef program,
                          llvm::ArrayRef<llvm::StringRef> args,
                          llvm::StringRef stdoutPath, llvm::StringRef stderrPath,
                          double timeoutSeconds, unsigned memoryLimitMB = 0);
+
+/// The contents of a child's output file; empty when it cannot be read.
+std::string readOutput(llvm::StringRef path);
+
+/// The last `limit` characters of a child's output, trimmed ("..." marks a
+/// cut), for messages.
+std::string outputTail(llvm::StringRef text, size_t limit = 1500);
 
 } // namespace tuner
 

@@ -32,6 +32,21 @@ TEST(RunProcess, ExitCodeAndOutput) {
   EXPECT_TRUE(runShell("exit 0", 10).succeeded());
 }
 
+TEST(RunProcess, OutputReplacesAnEarlierFile) {
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("process-test", "txt", path));
+  ASSERT_TRUE(runShell("echo a longer first output", 10, path).succeeded());
+  ASSERT_TRUE(runShell("echo 2", 10, path).succeeded());
+  EXPECT_EQ(readOutput(path), "2\n");
+  llvm::sys::fs::remove(path);
+  EXPECT_EQ(readOutput(path), "");
+}
+
+TEST(RunProcess, OutputTail) {
+  EXPECT_EQ(outputTail("  short \n"), "short");
+  EXPECT_EQ(outputTail("0123456789", 4), "...6789");
+}
+
 TEST(RunProcess, Signal) {
   ProcessResult result = runShell("kill -SEGV $$", 10);
   EXPECT_EQ(result.kind, ProcessResult::Kind::Signaled);
