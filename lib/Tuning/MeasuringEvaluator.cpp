@@ -31,6 +31,16 @@ OwningOpRef<ModuleOp> MeasuringEvaluator::apply(llvm::StringRef script,
   return std::move(*copy);
 }
 
+llvm::Expected<std::string>
+MeasuringEvaluator::scriptOf(const Config &config) {
+  if (!plans)
+    return buildTransformScript(tree, space, config);
+  llvm::Expected<std::shared_ptr<const SchedulePlan>> plan = plans->get(config);
+  if (!plan)
+    return plan.takeError();
+  return buildTransformScript(tree, **plan);
+}
+
 std::vector<Observation>
 MeasuringEvaluator::evaluate(llvm::ArrayRef<Config> configs) {
   std::vector<Observation> observations(configs.size());
@@ -39,15 +49,7 @@ MeasuringEvaluator::evaluate(llvm::ArrayRef<Config> configs) {
   for (auto [i, config] : llvm::enumerate(configs)) {
     Observation &observation = observations[i];
     observation.config = config;
-    llvm::Expected<std::string> script = [&]() -> llvm::Expected<std::string> {
-      if (!plans)
-        return buildTransformScript(tree, space, config);
-      llvm::Expected<std::shared_ptr<const SchedulePlan>> plan =
-          plans->get(config);
-      if (!plan)
-        return plan.takeError();
-      return buildTransformScript(tree, **plan);
-    }();
+    llvm::Expected<std::string> script = scriptOf(config);
     if (!script) {
       observation.status = Status::ApplyFailed;
       observation.message = llvm::toString(script.takeError());

@@ -32,6 +32,7 @@
 #include "tuner/Measure/Measurer.h"
 #include "tuner/Search/Strategies.h"
 #include "tuner/Support/Format.h"
+#include "tuner/Tuning/MeasuringEvaluator.h"
 #include "tuner/Tuning/TuningSession.h"
 #include "tuner/Schedule/ApplySchedule.h"
 #include "tuner/Schedule/ScheduleBuilder.h"
@@ -240,7 +241,6 @@ public:
   db::Database *database = nullptr;
 
 private:
-  friend class GeneratedProgramEvaluator;
   friend class DatasetRecorder;
   std::string programId(unsigned index) const {
     std::string id;
@@ -248,21 +248,9 @@ private:
         << "s" << seed.getValue() << "-p" << llvm::format("%06u", index);
     return id;
   }
-  /// A candidate: the program transformed by a config, in a context of its
-  /// own (see apply).
-  struct Candidate {
-    std::unique_ptr<MLIRContext> context;
-    OwningOpRef<ModuleOp> module;
-  };
-  /// Parses `program` in a fresh context and applies `config` to it. A
-  /// schedule that crashes the transform interpreter is a failed candidate
-  /// (applyTransformScript recovers), not a failed run. Returns false with
-  /// the reason on failure.
-  bool apply(llvm::StringRef program, llvm::StringRef script,
-             Candidate &candidate, std::string &message);
+  /// Writes the sample of `observation` to the dataset.
   llvm::Error record(DatasetWriter &writer, const std::string &id,
-                     const Space &space, const Config &config,
-                     const Measurement &measurement);
+                     const Space &space, const Observation &observation);
 
   MLIRContext &context;
   const DialectRegistry &registry;
@@ -287,52 +275,50 @@ private:
   std::map<std::string, unsigned> statusCounts;
 };
 
-/// Applies configs of a generated program, each to the program parsed in
-/// a context of its own (a long generation would otherwise grow one context
-/// without bound), and measures a batch at once.
-class GeneratedProgramEvaluator : public Evaluator {
+/// Measures configs of a generated program as the autotune pass does, but
+/// applies each to the program parsed in an MLIR context of its own (a long
+/// generation would otherwise grow one context without bound).
+class GeneratedProgramEvaluator : public MeasuringEvaluator {
 public:
-  GeneratedProgramEvaluator(Generation &generation, llvm::StringRef program,
-                            const ProgramTree &tree, const Space &space,
-                            Measurer &measurer)
-      : generation(generation), program(program), tree(tree), space(space),
-        measurer(measurer) {}
+  GeneratedProgramEvaluator(ModuleOp module, const DialectRegistry &registry,
+                            llvm::StringRef program, const ProgramTree &tree,
+                            const Space &space, Measurer &measurer)
+      : MeasuringEvaluator(module, tree, space, measurer), registry(registry),
+        program(program) {}
 
   std::vector<Observation> evaluate(llvm::ArrayRef<Config> configs) override {
-    std::vector<Observation> observations(configs.size());
-    std::vector<Generation::Candidate> candidates(configs.size());
-    std::vector<ModuleOp> modules;
-    std::vector<size_t> measured;
-    for (auto [i, config] : llvm::enumerate(configs)) {
-      Observation &observation = observations[i];
-      observation.config = config;
-      observation.status = Status::ApplyFailed;
-      llvm::Expected<std::string> script =
-          buildTransformScript(tree, space, config);
-      if (!script) {
-        observation.message = llvm::toString(script.takeError());
-        continue;
-      }
-      observation.schedule = std::move(*script);
-      if (!generation.apply(program, observation.schedule, candidates[i],
-                            observation.message))
-        continue;
-      modules.push_back(*candidates[i].module);
-      measured.push_back(i);
-    }
-    std::vector<Measurement> results = measurer.measureAll(modules);
-    for (auto [i, measurement] : llvm::zip(measured, results))
-      observations[i] = Observation::measured(
-          configs[i], measurement, std::move(observations[i].schedule));
+    std::vector<Observation> observations =
+        MeasuringEvaluator::evaluate(configs);
+    // The batch's candidates are gone: so may their contexts be.
+    contexts.clear();
     return observations;
   }
 
+protected:
+  /// A schedule that crashes the transform interpreter is a failed
+  /// candidate (applyTransformScript recovers), not a failed run.
+  OwningOpRef<ModuleOp> apply(llvm::StringRef script,
+                              std::string &message) override {
+    contexts.push_back(std::make_unique<MLIRContext>(
+        registry, MLIRContext::Threading::DISABLED));
+    DiagnosticCapture capture(*contexts.back());
+    llvm::Expected<OwningOpRef<ModuleOp>> module =
+        gen::parseProgram(*contexts.back(), program);
+    if (!module) {
+      message = llvm::toString(module.takeError());
+      return nullptr;
+    }
+    if (failed(applyTransformScript(**module, script))) {
+      message = capture.text;
+      return nullptr;
+    }
+    return std::move(*module);
+  }
+
 private:
-  Generation &generation;
+  const DialectRegistry &registry;
   llvm::StringRef program;
-  const ProgramTree &tree;
-  const Space &space;
-  Measurer &measurer;
+  std::vector<std::unique_ptr<MLIRContext>> contexts;
 };
 
 /// Writes every outcome of a program's configs to the dataset (the configs
@@ -350,14 +336,7 @@ public:
   void record(const Observation &observation) override {
     if (database)
       database->record(observation);
-    Measurement measurement;
-    measurement.status = observation.status;
-    measurement.message = observation.message;
-    measurement.speedup = observation.value;
-    measurement.medianSeconds = observation.medianSeconds;
-    measurement.foreignLoad = observation.foreignLoad;
-    if (llvm::Error error = generation.record(writer, id, space,
-                                              observation.config, measurement))
+    if (llvm::Error error = generation.record(writer, id, space, observation))
       noteError(llvm::toString(std::move(error)));
   }
   /// Records every outcome in a tuning database too.
@@ -400,38 +379,19 @@ llvm::Error Generation::resume(llvm::StringRef folder, llvm::StringRef suffix) {
   return llvm::Error::success();
 }
 
-bool Generation::apply(llvm::StringRef program, llvm::StringRef script,
-                       Candidate &candidate, std::string &message) {
-  candidate.context =
-      std::make_unique<MLIRContext>(registry, MLIRContext::Threading::DISABLED);
-  DiagnosticCapture capture(*candidate.context);
-  llvm::Expected<OwningOpRef<ModuleOp>> module =
-      gen::parseProgram(*candidate.context, program);
-  if (!module) {
-    message = llvm::toString(module.takeError());
-    return false;
-  }
-  if (failed(applyTransformScript(**module, script))) {
-    message = capture.text;
-    return false;
-  }
-  candidate.module = std::move(*module);
-  return true;
-}
-
 llvm::Error Generation::record(DatasetWriter &writer, const std::string &id,
-                               const Space &space, const Config &config,
-                               const Measurement &measurement) {
+                               const Space &space,
+                               const Observation &observation) {
   SampleRecord sample;
   sample.programId = id;
-  sample.config = config;
-  sample.status = measurement.status;
-  if (measurement.ok()) {
-    sample.speedup = measurement.speedup;
-    sample.medianSeconds = measurement.medianSeconds;
-    sample.foreignLoad = measurement.foreignLoad;
+  sample.config = observation.config;
+  sample.status = observation.status;
+  if (observation.ok()) {
+    sample.speedup = observation.value;
+    sample.medianSeconds = observation.medianSeconds;
+    sample.foreignLoad = observation.foreignLoad;
   } else {
-    sample.message = measurement.message.substr(0, 2000);
+    sample.message = observation.message.substr(0, 2000);
   }
   ++statusCounts[statusName(sample.status).str()];
   ++samplesWritten;
@@ -559,8 +519,8 @@ llvm::Error Generation::runProgram(unsigned index, DatasetWriter &writer,
 
   // The program's configs run through the tuning core: the chosen configs
   // in order, evaluated in batches, every outcome written to the dataset.
-  GeneratedProgramEvaluator evaluator(*this, program->mlir, *tree, *space,
-                                      **measurer);
+  GeneratedProgramEvaluator evaluator(**module, registry, program->mlir,
+                                      *tree, *space, **measurer);
   DatasetRecorder recorder(*this, writer, id, *space);
   std::unique_ptr<Strategy> configsInOrder = createListSearch(todo);
   std::optional<DatabaseRecorder> databaseRecorder;

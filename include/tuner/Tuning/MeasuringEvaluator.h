@@ -38,12 +38,18 @@ public:
   /// time as objective, and the schedule script.
   std::vector<Observation> evaluate(llvm::ArrayRef<Config> configs) override;
 
+protected:
   /// A copy of the module transformed by `script`, or null with the
-  /// diagnostics in `message`.
-  mlir::OwningOpRef<mlir::ModuleOp> apply(llvm::StringRef script,
-                                          std::string &message);
+  /// diagnostics in `message`. A client that needs its candidates elsewhere
+  /// (e.g. each in an MLIR context of its own) overrides it; the module it
+  /// returns must live until evaluate returns.
+  virtual mlir::OwningOpRef<mlir::ModuleOp> apply(llvm::StringRef script,
+                                                  std::string &message);
 
 private:
+  /// The script of `config`, from the shared plan when there is one.
+  llvm::Expected<std::string> scriptOf(const Config &config);
+
   mlir::ModuleOp module;
   const ProgramTree &tree;
   const Space &space;
