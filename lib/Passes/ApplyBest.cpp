@@ -92,8 +92,7 @@ TunerApplyBestPass::choose(func::FuncOp func, db::Database &records,
   size_t inOtherSpaces = 0;
   std::string unreadable; // Why the best record of schema 1 did not read.
   for (db::MeasurementRecord &record : *ranked) {
-    if (!record.spaceFingerprint.empty() &&
-        record.spaceFingerprint != fingerprint) {
+    if (!record.mayBeOfSpace(fingerprint)) {
       ++inOtherSpaces;
       if (!llvm::is_contained(otherSpaces, record.spaceFingerprint))
         otherSpaces.push_back(record.spaceFingerprint);

@@ -48,8 +48,7 @@ std::optional<Observation> DatabaseRecorder::recall(const Config &config) {
   }
   const std::optional<db::MeasurementRecord> &record = *found;
   // A record of another space may mean another schedule by the same values.
-  if (!record || (!record->spaceFingerprint.empty() &&
-                  record->spaceFingerprint != spaceFingerprint))
+  if (!record || !record->mayBeOfSpace(spaceFingerprint))
     return std::nullopt;
   Observation observation;
   observation.config = config;

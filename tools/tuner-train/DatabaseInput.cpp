@@ -200,8 +200,7 @@ tuner::readTuningDatabases(llvm::ArrayRef<std::string> paths,
     for (const db::MeasurementRecord &record : group.records) {
       if (record.baselineMedianSeconds && *record.baselineMedianSeconds > 0)
         baselines.push_back(*record.baselineMedianSeconds);
-      if (!record.spaceFingerprint.empty() &&
-          record.spaceFingerprint != program.fingerprint) {
+      if (!record.mayBeOfSpace(program.fingerprint)) {
         ++otherSpace;
         if (!llvm::is_contained(otherSpaces, record.spaceFingerprint))
           otherSpaces.push_back(record.spaceFingerprint);

@@ -104,6 +104,11 @@ struct MeasurementRecord {
   /// has one (an MLIR function's); empty otherwise.
   std::string schedule;
 
+  /// Whether the config may be read in the space of `fingerprint`: the
+  /// record was made in that space, or does not say (schema 1).
+  bool mayBeOfSpace(llvm::StringRef fingerprint) const {
+    return spaceFingerprint.empty() || spaceFingerprint == fingerprint;
+  }
   /// The spread of the repetitions (max - min), when both are known.
   std::optional<double> spreadSeconds() const;
   bool operator==(const MeasurementRecord &other) const;
