@@ -17,7 +17,6 @@
 
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -55,10 +54,11 @@ private:
 
 LogicalResult TunerAutotunePass::checkOptions() {
   ModuleOp module = getOperation();
-  if (!findStrategy(strategy))
-    return module.emitError()
-           << "unknown strategy '" << strategy.getValue()
-           << "' (known: " << llvm::join(strategyNames(), ", ") << ")";
+  if (llvm::Expected<const StrategyInfo &> known = findStrategy(strategy);
+      !known) {
+    emitError(module, "", known.takeError());
+    return failure();
+  }
   if (budget == 0 && timeBudget <= 0)
     return module.emitError() << "the search needs a limit: set 'budget' "
                                  "(candidates) or 'time-budget' (seconds)";

@@ -104,21 +104,20 @@ std::vector<std::string> tuner::strategyNames() {
   return names;
 }
 
-const StrategyInfo *tuner::findStrategy(llvm::StringRef name) {
+llvm::Expected<const StrategyInfo &> tuner::findStrategy(llvm::StringRef name) {
   for (const StrategyInfo &info : strategyRegistry())
     if (name == info.name)
-      return &info;
-  return nullptr;
+      return info;
+  return llvm::createStringError("unknown strategy '" + name + "' (known: " +
+                                 llvm::join(strategyNames(), ", ") + ")");
 }
 
 llvm::Expected<std::unique_ptr<Strategy>>
 tuner::createStrategy(llvm::StringRef name, const SearchProblem &problem,
                       const StrategyOptions &options) {
-  const StrategyInfo *info = findStrategy(name);
+  llvm::Expected<const StrategyInfo &> info = findStrategy(name);
   if (!info)
-    return llvm::createStringError("unknown search strategy '" + name +
-                                   "' (known: " +
-                                   llvm::join(strategyNames(), ", ") + ")");
+    return info.takeError();
   if (!problem.chain)
     return llvm::createStringError("strategy '" + name +
                                    "': the problem has no space");

@@ -3,7 +3,6 @@
 #include "tuner/Tuning/ProgramSearch.h"
 #include "tuner/Schedule/SchedulePlan.h"
 
-#include "llvm/ADT/StringExtras.h"
 
 using namespace tuner;
 
@@ -11,11 +10,9 @@ llvm::Expected<std::unique_ptr<ProgramSearch>>
 ProgramSearch::create(const ProgramTree &tree, const Space &space,
                       llvm::StringRef strategy, llvm::StringRef modelPath,
                       llvm::StringRef defaultModelPath) {
-  const StrategyInfo *info = findStrategy(strategy);
+  llvm::Expected<const StrategyInfo &> info = findStrategy(strategy);
   if (!info)
-    return llvm::createStringError(
-        "unknown strategy '" + strategy +
-        "' (known: " + llvm::join(strategyNames(), ", ") + ")");
+    return info.takeError();
   llvm::Expected<ChainOfTrees> chain = ChainOfTrees::build(space);
   if (!chain)
     return llvm::createStringError("cannot enumerate the search space: " +

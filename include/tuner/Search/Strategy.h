@@ -139,8 +139,9 @@ struct StrategyInfo {
 llvm::ArrayRef<StrategyInfo> strategyRegistry();
 /// The registered names, in registry order.
 std::vector<std::string> strategyNames();
-/// The registry entry of `name`, or null.
-const StrategyInfo *findStrategy(llvm::StringRef name);
+/// The registry entry of `name`; an unknown name is an error that lists the
+/// known ones.
+llvm::Expected<const StrategyInfo &> findStrategy(llvm::StringRef name);
 
 /// The strategy `name` over `problem`. Fails, saying why, on an unknown
 /// name, on a tree strategy without a decision tree or a model-guided one

@@ -346,7 +346,7 @@ TEST(Search, TheRegistryBuildsEveryStrategyAndSaysWhatIsMissing) {
       createStrategy("annealing", program, {});
   ASSERT_FALSE(bool(unknown));
   EXPECT_EQ(llvm::toString(unknown.takeError()),
-            "unknown search strategy 'annealing' (known: random, exhaustive, "
+            "unknown strategy 'annealing' (known: random, exhaustive, "
             "beam, beam-exec, mcts)");
 }
 
