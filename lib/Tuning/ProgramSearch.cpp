@@ -3,7 +3,6 @@
 #include "tuner/Tuning/ProgramSearch.h"
 #include "tuner/Schedule/SchedulePlan.h"
 
-
 using namespace tuner;
 
 llvm::Expected<std::unique_ptr<ProgramSearch>>
