@@ -16,6 +16,18 @@ namespace {
 struct RowFields {
   std::optional<double> time, compile, run;
   std::string status = "ok";
+
+  /// The field a key or column of seconds fills ("time", "compile_s",
+  /// "run_s"), or null for any other.
+  std::optional<double> *seconds(llvm::StringRef key) {
+    if (key == "time")
+      return &time;
+    if (key == "compile_s")
+      return &compile;
+    if (key == "run_s")
+      return &run;
+    return nullptr;
+  }
 };
 
 llvm::Error rowError(llvm::StringRef name, size_t line, const llvm::Twine &what) {
@@ -146,11 +158,8 @@ ReplayEvaluator::parse(llvm::StringRef text, llvm::StringRef name, bool csv,
           if (!status)
             return rowError(name, line, "'status' must be a string");
           fields.status = status->str();
-        } else if (key == "time" || key == "compile_s" || key == "run_s") {
-          std::optional<double> &out = key == "time"        ? fields.time
-                                       : key == "compile_s" ? fields.compile
-                                                            : fields.run;
-          if (llvm::Error error = readSeconds(&value, key, out))
+        } else if (std::optional<double> *out = fields.seconds(key)) {
+          if (llvm::Error error = readSeconds(&value, key, *out))
             return rowError(name, line, llvm::toString(std::move(error)));
         } else {
           return rowError(name, line,
@@ -183,15 +192,12 @@ ReplayEvaluator::parse(llvm::StringRef text, llvm::StringRef name, bool csv,
     for (auto [column, cell] : llvm::zip(header, *cells)) {
       if (column == "status") {
         fields.status = cell;
-      } else if (column == "time" || column == "compile_s" ||
-                 column == "run_s") {
-        std::optional<double> &out = column == "time"        ? fields.time
-                                     : column == "compile_s" ? fields.compile
-                                                             : fields.run;
-        if (cell.empty() || cell == "null")
+      } else if (std::optional<double> *out = fields.seconds(column)) {
+        if (cell.empty())
           continue;
+        // "null" reads as JSON null: absent, like an empty cell.
         llvm::json::Value value = cellValue(cell);
-        if (llvm::Error error = readSeconds(&value, column, out))
+        if (llvm::Error error = readSeconds(&value, column, *out))
           return rowError(name, line, llvm::toString(std::move(error)));
       } else {
         config[column] = cellValue(cell);
