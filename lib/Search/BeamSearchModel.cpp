@@ -20,8 +20,7 @@ class ModelBeamSearch : public ModelGuidedStrategy {
 public:
   ModelBeamSearch(const DecisionTree &tree, Evaluator &model,
                   const BeamSearchOptions &options)
-      : ModelGuidedStrategy(options.topK, options.correct, options.diverse,
-                            withDefaults(options).hash),
+      : ModelGuidedStrategy(withDefaults(options)),
         tree(tree), model(model), options(withDefaults(options)) {}
 
   llvm::StringRef getName() const override { return "beam"; }

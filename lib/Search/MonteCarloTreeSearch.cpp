@@ -28,8 +28,7 @@ class MonteCarloTreeSearch : public ModelGuidedStrategy {
 public:
   MonteCarloTreeSearch(const DecisionTree &tree, Evaluator &model,
                        const MonteCarloOptions &options)
-      : ModelGuidedStrategy(options.topK, options.correct, options.diverse,
-                            options.hash),
+      : ModelGuidedStrategy(options),
         tree(tree), model(model), options(options), rng(options.seed) {
     if (!this->options.hash)
       this->options.hash = [](const Config &c) { return c.hash(); };

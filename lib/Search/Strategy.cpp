@@ -43,26 +43,31 @@ Evaluator::~Evaluator() = default;
 
 namespace {
 
+/// The execution step's part of `options`.
+ExecutionOptions executionOptions(const SearchProblem &problem,
+                                  const StrategyOptions &options) {
+  ExecutionOptions execution;
+  execution.topK = options.topK;
+  execution.correct = options.modelCorrection;
+  execution.diverse = options.diverseTopK;
+  execution.hash = problem.hash;
+  return execution;
+}
+
 BeamSearchOptions beamOptions(const SearchProblem &problem,
                               const StrategyOptions &options) {
   BeamSearchOptions beam;
+  static_cast<ExecutionOptions &>(beam) = executionOptions(problem, options);
   beam.width = options.beamWidth;
-  beam.topK = options.topK;
-  beam.correct = options.modelCorrection;
-  beam.diverse = options.diverseTopK;
-  beam.hash = problem.hash;
   return beam;
 }
 
 MonteCarloOptions monteCarloOptions(const SearchProblem &problem,
                                     const StrategyOptions &options) {
   MonteCarloOptions mcts;
+  static_cast<ExecutionOptions &>(mcts) = executionOptions(problem, options);
   mcts.iterations = options.mctsIterations;
-  mcts.topK = options.topK;
-  mcts.correct = options.modelCorrection;
-  mcts.diverse = options.diverseTopK;
   mcts.seed = options.seed;
-  mcts.hash = problem.hash;
   return mcts;
 }
 

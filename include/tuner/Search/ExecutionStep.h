@@ -128,9 +128,9 @@ public:
   void observe(llvm::ArrayRef<Observation> observations) final;
 
 protected:
-  ModelGuidedStrategy(unsigned topK, bool correct, bool diverse,
-                      ScheduleHash hash)
-      : execution(topK, correct, diverse, std::move(hash)) {}
+  explicit ModelGuidedStrategy(const ExecutionOptions &options)
+      : execution(options.topK, options.correct, options.diverse,
+                  options.hash) {}
   /// The whole search against the model: every schedule scored, with its
   /// predicted speedup (the untransformed program left out).
   virtual std::vector<std::pair<Config, double>> searchWithModel() = 0;

@@ -22,18 +22,25 @@ std::unique_ptr<Strategy> createExhaustiveSearch(const ChainOfTrees &chain);
 /// `configs`, in order (for clients that choose their configs themselves).
 std::unique_ptr<Strategy> createListSearch(std::vector<Config> configs);
 
-struct BeamSearchOptions {
-  /// Partial schedules kept at each level.
-  unsigned width = 8;
-  /// With a model: how many of the best predicted schedules are measured at
-  /// the end (the step that corrects the model's error).
+/// What the model-guided strategies' execution step measures of the
+/// schedules they scored, and how configs are identified.
+struct ExecutionOptions {
+  /// How many of the best predicted schedules are measured at the end (the
+  /// step that corrects the model's error).
   unsigned topK = 8;
-  /// With a model: re-rank the schedules still to measure by the model's
-  /// errors on similar measured ones (see ExecutionStep); off by default.
+  /// Re-rank the schedules still to measure by the model's errors on
+  /// similar measured ones (see ExecutionStep); off by default.
   bool correct = false;
-  /// With a model: measure schedules far apart (see ExecutionStep).
+  /// Measure schedules far apart (see ExecutionStep).
   bool diverse = false;
   ScheduleHash hash;
+};
+
+/// The execution options apply to beam search with a model; beam search by
+/// execution reads only `width` and `hash`.
+struct BeamSearchOptions : ExecutionOptions {
+  /// Partial schedules kept at each level.
+  unsigned width = 8;
 };
 
 /// Beam search over the decision tree guided by the model (BSM, Tiramisu
@@ -52,23 +59,15 @@ std::unique_ptr<Strategy>
 createExecutionBeamSearch(const DecisionTree &tree,
                           const BeamSearchOptions &options);
 
-struct MonteCarloOptions {
+struct MonteCarloOptions : ExecutionOptions {
   /// Nodes expanded (each expansion scores all the node's children in one
   /// model batch).
   unsigned iterations = 200;
-  /// Best predicted schedules measured at the end.
-  unsigned topK = 8;
-  /// Re-rank the schedules still to measure by the model's errors on
-  /// similar measured ones (see ExecutionStep); off by default.
-  bool correct = false;
-  /// Measure schedules far apart (see ExecutionStep).
-  bool diverse = false;
   /// Random completions of each expanded node, scored in one batch.
   unsigned rollouts = 8;
   /// UCT exploration constant (on values normalized to the best seen).
   double exploration = 1.4;
   uint64_t seed = 1;
-  ScheduleHash hash;
 };
 
 /// Monte Carlo tree search (UCT) over the decision tree with the model's
