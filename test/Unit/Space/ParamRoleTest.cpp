@@ -7,22 +7,16 @@
 #include <iterator>
 #include <map>
 
+#include "ErrorMessage.h"
+
 #include "gtest/gtest.h"
 
 using namespace tuner;
+using tuner::test::message;
 using llvm::StringRef;
 namespace json = llvm::json;
 
 namespace {
-
-/// The message of `error`, or "" on success.
-std::string message(llvm::Error error) {
-  return error ? llvm::toString(std::move(error)) : std::string();
-}
-
-template <typename T> std::string message(llvm::Expected<T> &value) {
-  return value ? std::string() : llvm::toString(value.takeError());
-}
 
 /// A space with a parameter of every role, one with a role and a free-form
 /// attribute, one with only a free-form attribute and one with none, in the

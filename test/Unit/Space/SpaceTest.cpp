@@ -8,22 +8,16 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "ErrorMessage.h"
+
 #include "gtest/gtest.h"
 
 using namespace tuner;
+using tuner::test::message;
 using llvm::StringRef;
 namespace json = llvm::json;
 
 namespace {
-
-/// The message of `error`, or "" on success.
-std::string message(llvm::Error error) {
-  return error ? llvm::toString(std::move(error)) : std::string();
-}
-
-template <typename T> std::string message(llvm::Expected<T> &value) {
-  return value ? std::string() : llvm::toString(value.takeError());
-}
 
 #define ASSERT_OK(expr)                                                        \
   do {                                                                         \
