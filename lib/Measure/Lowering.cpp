@@ -10,7 +10,10 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -60,6 +63,44 @@ void FoldVectorContractions::runOnOperation() {
 }
 
 namespace {
+/// Rewrites each `memref.copy` between buffers that are not both contiguous
+/// (a tile of a larger buffer, as packing and padding copy) into
+/// `linalg.copy`, which becomes loops that LLVM vectorizes. Lowered as is,
+/// such a copy calls the runtime's generic `memrefCopy`, which walks the
+/// strides element by element: a packed 256x32 panel copied that way cost
+/// more than the matmul tile that reads it.
+struct LowerStridedCopies
+    : public PassWrapper<LowerStridedCopies, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerStridedCopies)
+
+  StringRef getArgument() const final { return "tuner-lower-strided-copies"; }
+  StringRef getDescription() const final {
+    return "Rewrite memref.copy of strided buffers into linalg.copy";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<linalg::LinalgDialect>();
+  }
+  void runOnOperation() override {
+    SmallVector<memref::CopyOp> copies;
+    getOperation().walk([&](memref::CopyOp copy) {
+      auto source = dyn_cast<MemRefType>(copy.getSource().getType());
+      auto target = dyn_cast<MemRefType>(copy.getTarget().getType());
+      if (!source || !target || !source.hasStaticShape())
+        return;
+      if (memref::isStaticShapeAndContiguousRowMajor(source) &&
+          memref::isStaticShapeAndContiguousRowMajor(target))
+        return;
+      copies.push_back(copy);
+    });
+    for (memref::CopyOp copy : copies) {
+      OpBuilder builder(copy);
+      linalg::CopyOp::create(builder, copy.getLoc(), copy.getSource(),
+                             copy.getTarget());
+      copy.erase();
+    }
+  }
+};
+
 /// Marks the pointer arguments of every defined public LLVM function
 /// (the memref descriptors' allocated and aligned pointers) `noalias`: the
 /// buffers a caller passes do not overlap (the harness allocates each one;
@@ -118,6 +159,7 @@ void tuner::buildCpuLoweringPipeline(OpPassManager &pm,
   pm.addPass(createConvertBufferizationToMemRefPass());
 
   // Structured ops and schedules to loops and 1-D vector ops.
+  pm.addNestedPass<func::FuncOp>(std::make_unique<LowerStridedCopies>());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createForallToParallelLoopPass());
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMaskPass());

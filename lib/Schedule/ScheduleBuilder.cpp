@@ -8,8 +8,11 @@
 //      producers fused into those) is fused into the tile loops, outermost
 //      first, up to the first loop over a reduction dim;
 //   3. register tiles: tile_using_for on the cache-tiled op;
-//   4. vectorize the innermost tiled op;
-//   5. unroll the innermost generated scf.for.
+//   4. vectorized nests: transform.tuner.vectorize_tiles on the outermost
+//      generated loop peels partial tiles, vectorizes the tiles, hoists the
+//      accumulators out of the reduction loops, lowers the contractions and
+//      unrolls the innermost loops;
+//   5. otherwise, unroll the innermost generated scf.for.
 // Per affine nest: interchange, tile, unroll the innermost loop, parallelize
 // the outermost one. Cleanup patterns run once at the end.
 //
@@ -132,7 +135,8 @@ private:
 
   llvm::Expected<std::string> emit() {
     bool usesTunerOps = llvm::any_of(plans, [](const NestPlan &plan) {
-      return plan.source == NestSource::Affine;
+      return plan.source == NestSource::Affine ||
+             (plan.vectorize && plan.fusedInto < 0);
     });
     os << "// Schedule of @" << tree.functionName
        << " written by the tuner; replay it with\n"
@@ -204,15 +208,6 @@ private:
       line("  transform.apply_patterns.scf.for_loop_canonicalization");
       line("  transform.apply_patterns.canonicalization");
       line("} : !transform.any_op");
-      if (vectorized) {
-        line("transform.apply_patterns to %func {");
-        line("  transform.apply_patterns.vector.transfer_permutation_patterns");
-        line("  transform.apply_patterns.vector.lower_contraction "
-             "lowering_strategy = \"outerproduct\"");
-        line("  transform.apply_patterns.vector.lower_outerproduct");
-        line("  transform.apply_patterns.canonicalization");
-        line("} : !transform.any_op");
-      }
       line("transform.apply_cse to %func : !transform.any_op");
     }
     line("transform.yield");
@@ -232,8 +227,11 @@ private:
       collectFused(plan, names);
       text += ", fuse " + llvm::join(names, ", ");
     }
-    if (plan.vectorize)
+    if (plan.vectorize) {
       text += ", vectorize";
+      if (plan.lowering != "outerproduct")
+        text += " (" + plan.lowering + " lowering)";
+    }
     if (plan.unroll > 1)
       text += ", unroll " + std::to_string(plan.unroll);
     if (plan.parallel)
@@ -350,11 +348,20 @@ private:
     if (rtiles)
       op = tileFor(plan, op, plan.rtile, "rtiled", registerLoops);
 
-    // 4. Vectorization.
+    // 4. Vectorization into a micro-kernel: partial tiles peeled, the tiles
+    // vectorized, the accumulators hoisted out of the reduction loops, the
+    // contractions lowered and the innermost loops unrolled, all by one op
+    // on the outermost generated loop (which every one of them is inside).
     if (plan.vectorize) {
-      line("transform.structured.vectorize " + op +
-           " {create_named_contraction} : !transform.any_op");
-      vectorized = true;
+      std::string target = !loops.empty()           ? loops.front().ref
+                           : !registerLoops.empty() ? registerLoops.front().ref
+                                                    : op;
+      std::string attributes = "lowering = \"" + plan.lowering + "\"";
+      if (plan.unroll > 1)
+        attributes += ", unroll = " + std::to_string(plan.unroll);
+      line("transform.tuner.vectorize_tiles " + target + " {" + attributes +
+           "} : !transform.any_op");
+      return llvm::Error::success();
     }
 
     // 5. Unrolling of the innermost scf.for.
@@ -428,7 +435,6 @@ private:
   std::string scriptText;
   llvm::raw_string_ostream os{scriptText};
   bool transformed = false;
-  bool vectorized = false;
 };
 
 } // namespace

@@ -166,6 +166,11 @@ uint64_t SchedulePlan::hash() const {
     h.addPositions(plan.tileLoopPositions(), plan.tile);
     h.addPositions(plan.registerLoopPositions(), plan.rtile);
     h.add(plan.vectorize);
+    // The default lowering adds nothing, so that hashes of schedules
+    // without the parameter stay what they were.
+    if (plan.vectorize && plan.lowering != "outerproduct")
+      for (char c : plan.lowering)
+        h.add(c);
     h.add(int64_t(plan.producers.size()));
     for (int producer : plan.producers)
       h.add(producer);
@@ -178,6 +183,9 @@ uint64_t SchedulePlan::hash() const {
 //===----------------------------------------------------------------------===//
 
 namespace {
+
+constexpr llvm::StringLiteral kContractionLowerings[] = {
+    "outerproduct", "dot", "parallelarith"};
 
 llvm::Error error(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -341,6 +349,17 @@ private:
         return typeError(p, v, "a boolean");
       nestPlan.parallel = v.getBoolean();
       return llvm::Error::success();
+    case ParamRole::Lowering:
+      if (!v.isString() || !llvm::is_contained(kContractionLowerings,
+                                               llvm::StringRef(v.getString())))
+        return typeError(p, v,
+                         "a contraction lowering (\"outerproduct\", \"dot\" "
+                         "or \"parallelarith\")");
+      if (!isLinalg)
+        return error("parameter '" + p.name +
+                     "': contraction lowerings apply to linalg nests only");
+      nestPlan.lowering = v.getString();
+      return llvm::Error::success();
     case ParamRole::None:
     case ParamRole::Fuse:
     case ParamRole::Knob:
@@ -372,6 +391,7 @@ private:
     case ParamRole::Unroll:
     case ParamRole::Vectorize:
     case ParamRole::Parallel:
+    case ParamRole::Lowering:
       return readNestParameter(p, v);
     }
     llvm_unreachable("unknown ParamRole");

@@ -9,7 +9,21 @@
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 #include "llvm/Support/InterleavedRange.h"
 
@@ -213,6 +227,204 @@ DiagnosedSilenceableFailure tuner::transform::AffineParallelizeOp::applyToOne(
 }
 
 //===----------------------------------------------------------------------===//
+// VectorizeTilesOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult tuner::transform::VectorizeTilesOp::verify() {
+  if (!vector::symbolizeVectorContractLowering(getLowering()))
+    return emitOpError() << "unknown contraction lowering '" << getLowering()
+                         << "' (expected dot, llvmintr, outerproduct or "
+                            "parallelarith)";
+  if (getUnroll() < 1)
+    return emitOpError() << "expects a positive unroll factor, got "
+                         << getUnroll();
+  return success();
+}
+
+/// Applies `patterns` greedily to the regions of each of `roots`, reporting
+/// rewrites to `rewriter`'s listener (which keeps other handles current).
+static void applyInside(TransformRewriter &rewriter,
+                        ArrayRef<Operation *> roots,
+                        const FrozenRewritePatternSet &patterns) {
+  GreedyRewriteConfig config;
+  config.setListener(
+      static_cast<RewriterBase::Listener *>(rewriter.getListener()));
+  for (Operation *root : roots)
+    // Not converging within the iteration limit leaves correct IR behind.
+    (void)applyPatternsGreedily(root, patterns, config);
+}
+
+/// Ops with more iteration points than this stay scalar: a producer fused
+/// into a micro-kernel's loops may be far larger than the tile the space
+/// sized for the registers (a whole reduction, say).
+constexpr int64_t kMaxVectorizedPoints = 4096;
+
+/// Whether every operand and result of `op` has a static shape.
+static bool hasStaticShapes(linalg::LinalgOp op) {
+  auto isStatic = [](Type type) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    return !shaped || shaped.hasStaticShape();
+  };
+  return llvm::all_of(op->getOperandTypes(), isStatic) &&
+         llvm::all_of(op->getResultTypes(), isStatic);
+}
+
+DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  MLIRContext *context = target->getContext();
+  // The ops the rewrites happen in: the target, then the remainder loops
+  // that peeling the target itself puts beside it.
+  SmallVector<Operation *> roots = {target};
+
+  // 1. Peel partial iterations, outermost loops first; each peeled loop and
+  // its remainder are visited once.
+  {
+    llvm::SmallPtrSet<Operation *, 16> visited;
+    for (size_t r = 0; r < roots.size(); ++r) {
+      while (true) {
+        scf::ForOp next;
+        roots[r]->walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
+          if (visited.contains(loop))
+            return WalkResult::advance();
+          next = loop;
+          return WalkResult::interrupt();
+        });
+        if (!next)
+          break;
+        visited.insert(next);
+        scf::ForOp partial;
+        rewriter.setInsertionPoint(next);
+        if (failed(scf::peelForLoopAndSimplifyBounds(rewriter, next, partial)))
+          continue;
+        visited.insert(partial);
+        if (next.getOperation() == roots[r] || !roots[r]->isAncestor(partial))
+          roots.push_back(partial);
+      }
+    }
+  }
+
+  // 2. Static sizes where the tiles are full.
+  {
+    RewritePatternSet patterns =
+        linalg::getLinalgTilingCanonicalizationPatterns(context);
+    mlir::scf::populateSCFForLoopCanonicalizationPatterns(patterns);
+    applyInside(rewriter, roots, std::move(patterns));
+  }
+
+  // 3. Vectorize each linalg op. A partial tile whose size is only known at
+  // run time (the last tile of a scf.forall, which cannot be peeled) is
+  // first cut into slices of size 1 along its dynamic loops: those are
+  // static, so they are vectorized too.
+  SmallVector<linalg::LinalgOp> dynamicOps;
+  for (Operation *root : roots)
+    root->walk([&](linalg::LinalgOp op) {
+      if (!hasStaticShapes(op))
+        dynamicOps.push_back(op);
+    });
+  for (linalg::LinalgOp op : dynamicOps) {
+    SmallVector<OpFoldResult> tileSizes;
+    for (int64_t range : op.getStaticLoopRanges())
+      tileSizes.push_back(rewriter.getIndexAttr(
+          ShapedType::isDynamic(range) ? 1 : 0));
+    scf::SCFTilingOptions options;
+    options.setTileSizes(tileSizes);
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(op.getOperation()), options);
+    if (failed(tiled))
+      continue;
+    rewriter.replaceOp(op, tiled->replacements);
+  }
+  {
+    RewritePatternSet patterns =
+        linalg::getLinalgTilingCanonicalizationPatterns(context);
+    applyInside(rewriter, roots, std::move(patterns));
+  }
+  SmallVector<linalg::LinalgOp> ops;
+  for (Operation *root : roots)
+    root->walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+  if (auto op = dyn_cast<linalg::LinalgOp>(target))
+    if (ops.empty())
+      ops.push_back(op);
+  size_t vectorized = 0;
+  for (linalg::LinalgOp op : ops) {
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::VectorizationResult> result = failure();
+    int64_t points = 1;
+    for (int64_t range : op.getStaticLoopRanges())
+      points *= range;
+    if (hasStaticShapes(op) && points <= kMaxVectorizedPoints)
+      result = linalg::vectorize(rewriter, op, /*inputVectorSizes=*/{},
+                                 /*inputScalableVecDims=*/{},
+                                 /*vectorizeNDExtract=*/false,
+                                 /*flatten1DDepthwiseConv=*/false,
+                                 /*assumeDynamicDimsMatchVecSizes=*/false,
+                                 /*createNamedContraction=*/true);
+    if (failed(result))
+      continue;
+    ++vectorized;
+    if (op->getNumResults())
+      rewriter.replaceOp(op, result->replacements);
+    else
+      rewriter.eraseOp(op);
+  }
+  if (vectorized == 0) {
+    DiagnosedSilenceableFailure diag =
+        emitSilenceableError() << "no linalg op inside could be vectorized";
+    diag.attachNote(target->getLoc()) << "target";
+    return diag;
+  }
+  // When the target was the op itself, nothing is left to rewrite inside.
+  if (isa<linalg::LinalgOp>(target))
+    roots.clear();
+  {
+    RewritePatternSet patterns(context);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    vector::populateVectorReductionToContractPatterns(patterns);
+    linalg::populateLinalgTilingCanonicalizationPatterns(patterns);
+    applyInside(rewriter, roots, std::move(patterns));
+  }
+
+  // 4. Hoist loop-invariant subsets, innermost loops first.
+  for (Operation *root : roots) {
+    SmallVector<scf::ForOp> loops;
+    root->walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops)
+      (void)hoistLoopInvariantSubsets(rewriter, loop);
+    // On buffers, the same for transfers of memrefs that nothing else in
+    // the loop writes.
+    linalg::hoistRedundantVectorTransfers(root, /*verifyNonZeroTrip=*/true);
+  }
+
+  // 5. Lower the contractions.
+  {
+    RewritePatternSet patterns(context);
+    vector::populateVectorContractLoweringPatterns(
+        patterns, *vector::symbolizeVectorContractLowering(getLowering()));
+    vector::populateVectorOuterProductLoweringPatterns(patterns);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    linalg::populateLinalgTilingCanonicalizationPatterns(patterns);
+    applyInside(rewriter, roots, std::move(patterns));
+  }
+
+  // 6. Unroll the innermost loops.
+  if (getUnroll() > 1)
+    for (Operation *root : roots) {
+      SmallVector<scf::ForOp> innermost;
+      root->walk([&](scf::ForOp loop) {
+        bool hasInner = false;
+        loop.getBody()->walk([&](scf::ForOp) { hasInner = true; });
+        if (!hasInner)
+          innermost.push_back(loop);
+      });
+      for (scf::ForOp loop : innermost)
+        (void)loopUnrollByFactor(loop, getUnroll());
+    }
+  return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
 // Registration
 //===----------------------------------------------------------------------===//
 
@@ -230,6 +442,9 @@ public:
   void init() {
     declareGeneratedDialect<affine::AffineDialect>();
     declareGeneratedDialect<arith::ArithDialect>();
+    declareGeneratedDialect<scf::SCFDialect>();
+    declareGeneratedDialect<tensor::TensorDialect>();
+    declareGeneratedDialect<vector::VectorDialect>();
     registerTransformOps<
 #define GET_OP_LIST
 #include "tuner/Schedule/TunerTransformOps.cpp.inc"

@@ -118,6 +118,7 @@ Stage stageOf(const Parameter &parameter) {
     return Unrolling;
   case ParamRole::Vectorize:
   case ParamRole::Parallel:
+  case ParamRole::Lowering:
     return VectorParallel;
   case ParamRole::None:
   case ParamRole::Knob:

@@ -184,7 +184,8 @@ std::optional<ParamKind> tuner::parseParamKind(StringRef text) {
 static constexpr ParamRole kSpelledRoles[] = {
     ParamRole::Tile,   ParamRole::RegisterTile, ParamRole::Order,
     ParamRole::Unroll, ParamRole::Vectorize,    ParamRole::Parallel,
-    ParamRole::Fuse,   ParamRole::Knob,         ParamRole::Alternatives};
+    ParamRole::Fuse,   ParamRole::Knob,         ParamRole::Alternatives,
+    ParamRole::Lowering};
 
 StringRef tuner::stringifyParamRole(ParamRole role) {
   switch (role) {
@@ -208,6 +209,8 @@ StringRef tuner::stringifyParamRole(ParamRole role) {
     return "knob";
   case ParamRole::Alternatives:
     return "alternatives";
+  case ParamRole::Lowering:
+    return "lowering";
   }
   llvm_unreachable("unknown ParamRole");
 }

@@ -36,10 +36,20 @@ std::vector<int64_t> divisorsOf(int64_t n) {
   return small;
 }
 
-/// At most `limit` divisors of `extent`, spread evenly in log scale, always
-/// including 1 and the extent.
-std::vector<int64_t> tileCandidates(int64_t extent, unsigned limit) {
+/// At most `limit` divisors of `extent` (and, with `powersOfTwo`, powers of
+/// two below it: tiles that do not divide the extent, whose partial tiles the
+/// schedule peels), spread evenly in log scale, always including 1 and the
+/// extent. For a power-of-two extent both sets are the same.
+std::vector<int64_t> tileCandidates(int64_t extent, unsigned limit,
+                                    bool powersOfTwo) {
   std::vector<int64_t> divisors = divisorsOf(extent);
+  if (powersOfTwo) {
+    for (int64_t p = 2; p < extent; p *= 2)
+      divisors.push_back(p);
+    llvm::sort(divisors);
+    divisors.erase(std::unique(divisors.begin(), divisors.end()),
+                   divisors.end());
+  }
   if (divisors.size() <= limit || limit < 2)
     return divisors;
   std::vector<int64_t> picked;
@@ -176,8 +186,9 @@ private:
       // (strip-mined in place).
       if (!nest.fullyPermutable && position > 0)
         continue;
-      std::vector<int64_t> candidates =
-          tileCandidates(loop.extent, options.maxTileCandidates);
+      std::vector<int64_t> candidates = tileCandidates(
+          loop.extent, options.maxTileCandidates,
+          /*powersOfTwo=*/isLinalg && options.partialTiles);
       std::string tileName = llvm::formatv("{0}.tile.l{1}", n, position);
       Parameter tile = Parameter::ordinal(tileName, toValues(candidates),
                                           /*logScale=*/true);
@@ -192,24 +203,48 @@ private:
 
       if (!options.registerTile || !isLinalg)
         continue;
+      // Register tiles: small sizes, and multiples of the vector width up to
+      // 4 registers, so that micro-kernels shaped for the register file
+      // (6x16, 4x24, 3x32 on AVX2; 8x32, 14x32 or 6x64 with AVX-512) are in
+      // the space; sizes that do not divide the cache tile are peeled.
       std::vector<int64_t> small;
-      for (int64_t c : candidates)
-        if (c <= kMaxRegisterTile || c == loop.extent)
-          small.push_back(c);
+      if (options.partialTiles) {
+        int64_t lanes = target.vectorLanes(elementBytes(nest));
+        small = {1, 2, 3, 4, 6, 8, 12, 14, 16};
+        for (int64_t k = 1; k <= 4; ++k)
+          small.push_back(k * lanes);
+        llvm::erase_if(small, [&](int64_t c) {
+          return c >= loop.extent || c > kMaxRegisterTile;
+        });
+        small.push_back(loop.extent);
+        llvm::sort(small);
+        small.erase(std::unique(small.begin(), small.end()), small.end());
+      } else {
+        for (int64_t c : candidates)
+          if (c <= kMaxRegisterTile || c == loop.extent)
+            small.push_back(c);
+      }
       std::string rtileName = llvm::formatv("{0}.rtile.l{1}", n, position);
       Parameter rtile = Parameter::ordinal(rtileName, toValues(small), true);
       rtile.defaultValue = ParamValue::integer(loop.extent);
-      rtile.description = llvm::formatv(
-          "register-level tile size of loop {0}; must divide its cache tile",
-          loop.name);
+      rtile.description =
+          options.partialTiles
+              ? llvm::formatv("register-level tile size of loop {0}; at most "
+                              "its cache tile",
+                              loop.name)
+              : llvm::formatv("register-level tile size of loop {0}; must "
+                              "divide its cache tile",
+                              loop.name);
       if (auto err =
               add(std::move(rtile), &nest, ParamRole::RegisterTile, position))
         return err;
       // The extent means "no register tiling" whatever the cache tile, so
       // that a config may leave the register tiles at their defaults.
       if (auto err = space.addConstraint(
-              llvm::formatv("{1} == {2} || {0} % {1} == 0", tileName,
-                            rtileName, loop.extent)
+              llvm::formatv(options.partialTiles
+                                ? "{1} == {2} || {1} <= {0}"
+                                : "{1} == {2} || {0} % {1} == 0",
+                            tileName, rtileName, loop.extent)
                   .str()))
         return err;
       rtileNames[position] = rtileName;
@@ -346,6 +381,26 @@ private:
                             product(all, constantAll), 4 * budget)
                   .str()))
         return err;
+
+      // How a contraction's micro-kernel is lowered.
+      bool contraction = llvm::is_contained(parallelLoop, false);
+      if (options.contractionLowering && contraction) {
+        std::string lowering = n + ".lowering";
+        Parameter choice = Parameter::categorical(
+            lowering, {"outerproduct", "dot", "parallelarith"});
+        choice.defaultValue = ParamValue::string("outerproduct");
+        choice.description =
+            "how the vectorized contraction is lowered: broadcasts and FMAs "
+            "per reduction step (outerproduct), horizontal dot products "
+            "(dot) or elementwise arithmetic (parallelarith)";
+        if (auto err = add(std::move(choice), &nest, ParamRole::Lowering))
+          return err;
+        if (auto err = space.addConstraint(
+                llvm::formatv("{0} || {1} == \"outerproduct\"", name,
+                              lowering)
+                    .str()))
+          return err;
+      }
     }
 
     // Parallelization of the outer tile loops.

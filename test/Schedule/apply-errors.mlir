@@ -16,7 +16,7 @@
 // UNKNOWN: error: invalid config '{{.*}}unknown-parameter.json': config: unknown parameter 'matmul_1.tile.l7'
 // DOMAIN: error: invalid config '{{.*}}outside-domain.json': parameter 'matmul_1.tile.l0': value 3 is not one of [1, 2, 4, 8, 16]
 // TYPE: error: invalid config '{{.*}}wrong-type.json': parameter 'matmul_1.vectorize': value 1 is not a boolean
-// CONSTRAINT: error: config '{{.*}}constraint-violated.json' is not in the space: constraint 'matmul_1.rtile.l0 == 16 || matmul_1.tile.l0 % matmul_1.rtile.l0 == 0' is violated with matmul_1.tile.l0 = 4, matmul_1.rtile.l0 = 8
+// CONSTRAINT: error: config '{{.*}}constraint-violated.json' is not in the space: constraint 'matmul_1.rtile.l0 == 16 || matmul_1.rtile.l0 <= matmul_1.tile.l0' is violated with matmul_1.tile.l0 = 4, matmul_1.rtile.l0 = 8
 
 // The fill feeds the matmul's accumulator through the scf.for's iter_args:
 // upstream cannot fuse it there (only into an scf.forall). The generated

@@ -1,10 +1,11 @@
 // fill + matmul + relu on tensors: the relu is tiled, the matmul is fused
 // into its tile loops and the fill into the matmul's (now the relu's) loops;
-// the fused producers get no schedule of their own.
+// the fused producers get no schedule of their own (they are vectorized with
+// their host).
 // RUN: tuner-opt %s --tuner-apply="config=%S/Inputs/fusion.json schedule-output=%t.schedule.mlir" > %t.tuned.mlir
 // RUN: FileCheck %s --check-prefix=IR < %t.tuned.mlir
 // RUN: FileCheck %s --check-prefix=SCRIPT < %t.schedule.mlir
-// RUN: %mlir_opt %s --transform-preload-library=transform-library-paths=%t.schedule.mlir --transform-interpreter > %t.replayed.mlir
+// RUN: %mlir_opt %s --load-dialect-plugin=%tuner_plugin --transform-preload-library=transform-library-paths=%t.schedule.mlir --transform-interpreter > %t.replayed.mlir
 // RUN: diff %t.tuned.mlir %t.replayed.mlir
 
 // SCRIPT:      %fill_0, %matmul_1, %generic_2 = transform.split_handle %linalg_ops
@@ -14,16 +15,16 @@
 // SCRIPT-NEXT: %matmul_1_fused_1, %generic_2_loop_1 = transform.structured.fuse_into_containing_op %matmul_1_fused into %generic_2_tiled_loops#1
 // SCRIPT-NEXT: %fill_0_fused, %generic_2_loop_2 = transform.structured.fuse_into_containing_op %fill_0 into %generic_2_loop
 // SCRIPT-NEXT: %fill_0_fused_1, %generic_2_loop_3 = transform.structured.fuse_into_containing_op %fill_0_fused into %generic_2_loop_1
-// SCRIPT-NEXT: transform.structured.vectorize %generic_2_tiled
+// SCRIPT-NEXT: transform.tuner.vectorize_tiles %generic_2_loop_2 {lowering = "outerproduct"}
 // SCRIPT-NOT:  matmul_1_tiled
 
 // IR-LABEL: func.func @fused(
 // IR-NOT:     linalg.
 // IR:         scf.for %[[J:.*]] = %c0 to %c16 step %c4
-// IR-NEXT:      scf.for %[[I:.*]] = %c0 to %c16 step %c8
-// IR:             %[[F:.*]] = linalg.fill {{.*}} -> tensor<8x4xf32>
-// IR:             %[[M:.*]] = linalg.matmul ins({{.*}} : tensor<8x16xf32>, tensor<16x4xf32>) outs(%[[F]] : tensor<8x4xf32>)
-// IR:             vector.transfer_read %[[M]]
+// IR:           scf.for %[[I:.*]] = %c0 to %c16 step %c8
+// The fused fill and matmul are vectorized with the relu: the fill becomes
+// the zero the first FMAs add to.
+// IR:             vector.fma {{.*}} : vector<4xf32>
 // IR:             arith.maximumf {{.*}} : vector<8x4xf32>
 // IR:             vector.transfer_write
 // IR:             tensor.insert_slice

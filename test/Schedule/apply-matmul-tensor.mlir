@@ -9,7 +9,7 @@
 // RUN: diff %t.schedule.mlir %t.again.mlir
 //
 // Stock mlir-opt replays the schedule to the same IR.
-// RUN: %mlir_opt %s --transform-preload-library=transform-library-paths=%t.schedule.mlir --transform-interpreter > %t.replayed.mlir
+// RUN: %mlir_opt %s --load-dialect-plugin=%tuner_plugin --transform-preload-library=transform-library-paths=%t.schedule.mlir --transform-interpreter > %t.replayed.mlir
 // RUN: diff %t.tuned.mlir %t.replayed.mlir
 //
 // The original and the tuned module compute the same checksums.
@@ -26,14 +26,14 @@
 // SCRIPT-NEXT:   %matmul_1_tiled_1, %matmul_1_tiled_loops = transform.structured.tile_using_for %matmul_1_tiled tile_sizes [0, 0, 4] interchange = [0, 2, 1]
 // SCRIPT-NEXT:   %fill_0_fused, %matmul_1_loop = transform.structured.fuse_into_containing_op %fill_0 into %matmul_1_forall
 // SCRIPT-NEXT:   %matmul_1_rtiled, %matmul_1_rtiled_loops:3 = transform.structured.tile_using_for %matmul_1_tiled_1 tile_sizes [2, 4, 1] interchange = [0, 2, 1]
-// SCRIPT-NEXT:   transform.structured.vectorize %matmul_1_rtiled {create_named_contraction}
-// SCRIPT-NEXT:   transform.loop.unroll %matmul_1_rtiled_loops#2 {factor = 2}
+// SCRIPT-NEXT:   transform.tuner.vectorize_tiles %matmul_1_loop {lowering = "outerproduct", unroll = 2}
 // SCRIPT:        transform.apply_cse to %func
 // SCRIPT-NEXT:   transform.yield
 
 // IR-LABEL: func.func @mm(
 // IR:         scf.forall (%{{.*}}, %{{.*}}) in (2, 2)
-// IR:           linalg.fill {{.*}} -> tensor<8x8xf32>
+// The fused fill is vectorized with the micro-kernel.
+// IR:           vector.transfer_write {{.*}} : vector<8x8xf32>, tensor<8x8xf32>
 // IR:           scf.for
 // IR:             scf.for
 // IR:               scf.for

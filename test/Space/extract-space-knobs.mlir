@@ -51,7 +51,7 @@
 // USER-NEXT:   "name": "vectorize",
 // USER-NEXT:   "upper": 1
 
-// KNOBS: transform.named_sequence @__tuner_space() attributes {tuner.constraints = ["fill_0.rtile.l0 == 64 || fill_0.tile.l0 % fill_0.rtile.l0 == 0"
+// KNOBS: transform.named_sequence @__tuner_space() attributes {tuner.constraints = ["fill_0.rtile.l0 == 64 || fill_0.rtile.l0 <= fill_0.tile.l0"
 // KNOBS: transform.tune.knob<"matmul_1.tile.l0"> options = [1, 2, 4, 8, 16, 32, 64] -> !transform.param<i64>
 // KNOBS: transform.tune.knob<"matmul_1.order"> options = [array<i64: 0, 1, 2>, array<i64: 0, 2, 1>, array<i64: 1, 0, 2>, array<i64: 1, 2, 0>, array<i64: 2, 0, 1>, array<i64: 2, 1, 0>] -> !transform.any_param
 // KNOBS: transform.tune.knob<"matmul_1.vectorize"> options = [false, true] -> !transform.param<i1>

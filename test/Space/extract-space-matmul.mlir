@@ -20,7 +20,8 @@ func.func @matmul(%A: tensor<64x32xf32>, %B: tensor<32x16xf32>) -> tensor<64x16x
 // CHECK-NEXT:   "size": "{{[0-9]+}}",
 // CHECK-NEXT:   "target": "cpu:skylake-avx512+avx+avx2+avx512f+fma:4c"
 // CHECK:      "constraints": [
-// CHECK-DAG:    "matmul_1.rtile.l0 == 64 || matmul_1.tile.l0 % matmul_1.rtile.l0 == 0",
+// CHECK-DAG:    "matmul_1.rtile.l0 == 64 || matmul_1.rtile.l0 <= matmul_1.tile.l0",
+// CHECK-DAG:    "matmul_1.vectorize || matmul_1.lowering == \"outerproduct\"",
 // 16 zmm registers hold the accumulators: 32 registers x 16 f32 lanes.
 // CHECK-DAG:    "!matmul_1.vectorize || (min(matmul_1.tile.l0, matmul_1.rtile.l0) * min(matmul_1.tile.l1, matmul_1.rtile.l1) <= 512 && min(matmul_1.tile.l0, matmul_1.rtile.l0) * min(matmul_1.tile.l1, matmul_1.rtile.l1) * min(matmul_1.tile.l2, matmul_1.rtile.l2) <= 2048)",
 // CHECK-DAG:    "!matmul_1.parallel || matmul_1.tile.l0 < 64 || matmul_1.tile.l1 < 16",
@@ -42,6 +43,20 @@ func.func @matmul(%A: tensor<64x32xf32>, %B: tensor<32x16xf32>) -> tensor<64x16x
 // CHECK-NEXT:     32,
 // CHECK-NEXT:     64
 // CHECK-NEXT:   ]
+// Register tiles: small sizes and multiples of the 16 lanes, partial ones
+// peeled (the extent, 16, means not register-tiled).
+// CHECK:        "name": "matmul_1.rtile.l1",
+// CHECK-NEXT:   "values": [
+// CHECK-NEXT:     1,
+// CHECK-NEXT:     2,
+// CHECK-NEXT:     3,
+// CHECK-NEXT:     4,
+// CHECK-NEXT:     6,
+// CHECK-NEXT:     8,
+// CHECK-NEXT:     12,
+// CHECK-NEXT:     14,
+// CHECK-NEXT:     16
+// CHECK-NEXT:   ]
 // CHECK:        "name": "matmul_1.tile.l2",
 // CHECK:        "description": "order of the tile loops, outermost first",
 // CHECK-NEXT:   "kind": "permutation",
@@ -55,6 +70,11 @@ func.func @matmul(%A: tensor<64x32xf32>, %B: tensor<32x16xf32>) -> tensor<64x16x
 // CHECK-NEXT:     8
 // CHECK:        "kind": "boolean",
 // CHECK-NEXT:   "name": "matmul_1.vectorize"
+// CHECK:        "name": "matmul_1.lowering",
+// CHECK-NEXT:   "values": [
+// CHECK-NEXT:     "outerproduct",
+// CHECK-NEXT:     "dot",
+// CHECK-NEXT:     "parallelarith"
 // CHECK:        "kind": "boolean",
 // CHECK-NEXT:   "name": "matmul_1.parallel"
 // CHECK:          "consumer": "matmul_1",

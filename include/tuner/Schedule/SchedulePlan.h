@@ -45,6 +45,9 @@ struct NestPlan {
   std::vector<int64_t> order;
   int64_t unroll = 1;
   bool vectorize = false;
+  /// How a vectorized nest's contractions are lowered: "outerproduct"
+  /// (broadcast + FMA per reduction step), "dot" or "parallelarith".
+  std::string lowering = "outerproduct";
   bool parallel = false;
   /// Nests fused into this one (nest indices, sorted).
   std::vector<int> producers;

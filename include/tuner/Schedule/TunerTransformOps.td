@@ -173,4 +173,64 @@ def Tuner_AffineParallelizeOp : Op<Transform_Dialect, "tuner.affine_parallelize"
   }];
 }
 
+def Tuner_VectorizeTilesOp : Op<Transform_Dialect, "tuner.vectorize_tiles",
+    [FunctionalStyleTransformOpTrait, MemoryEffectsOpInterface,
+     TransformOpInterface, TransformEachOpTrait]> {
+  let summary = "Turns the innermost tiles of a tiled linalg nest into a "
+                "register micro-kernel";
+  let description = [{
+    Takes the outermost loop a tiling generated for a linalg op (or the op
+    itself when it was not tiled) and, inside it:
+
+    1. peels every `scf.for` whose step does not divide its trip count
+       (outermost first, the remainders included), so that every full tile
+       has a static shape and only the remainders are partial (tile sizes
+       need not divide the extents);
+    2. canonicalizes, so that tiles of static size get static types;
+    3. vectorizes every linalg op of static shape inside (contractions as
+       `vector.contract`), fused producers included; a partial tile whose
+       size is only known at run time (the last tile of an `scf.forall`) is
+       first cut into slices of size 1 along its dynamic loops; an op of
+       more than 4096 iteration points, or one the vectorizer cannot handle,
+       stays scalar;
+    4. hoists the vector transfers and tensor slices that every iteration
+       of a loop reads and writes at the same place out of that loop
+       (`hoistLoopInvariantSubsets` on tensors, innermost loops first;
+       `hoistRedundantVectorTransfers` on buffers): a contraction's
+       accumulator tile stays in registers across its reduction loop;
+    5. lowers `vector.contract` with `lowering` ("outerproduct", "dot",
+       "llvmintr" or "parallelarith") and the transfer permutations;
+    6. unrolls each innermost remaining `scf.for` by `unroll` (1: not).
+
+    Example:
+    ```
+    transform.tuner.vectorize_tiles %loop {lowering = "outerproduct",
+                                           unroll = 4} : !transform.any_op
+    ```
+
+    #### Return modes
+
+    Consumes the target handle (the ops inside are rewritten). Fails
+    silenceably when no linalg op inside could be vectorized.
+  }];
+
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       DefaultValuedAttr<StrAttr, "\"outerproduct\"">:$lowering,
+                       DefaultValuedAttr<I64Attr, "1">:$unroll);
+  let results = (outs);
+  let assemblyFormat = [{
+    $target attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+
+  let cppNamespace = "::tuner::transform";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
 #endif // TUNER_TRANSFORM_OPS

@@ -62,11 +62,15 @@ enum class ParamRole {
   /// "knob": a transform.tune.knob of a Transform script.
   Knob,
   /// "alternatives": the region a transform.tune.alternatives selects.
-  Alternatives
+  Alternatives,
+  /// "lowering": how the vector contractions of nest `nest`'s micro-kernel
+  /// are lowered ("outerproduct", "dot", "parallelarith").
+  Lowering
 };
 
 /// The name of a role in JSON: "tile", "rtile", "order", "unroll",
-/// "vectorize", "parallel", "fuse", "knob", "alternatives"; "none" for None,
+/// "vectorize", "parallel", "fuse", "knob", "alternatives", "lowering";
+/// "none" for None,
 /// which JSON spells by leaving the role out.
 llvm::StringRef stringifyParamRole(ParamRole role);
 /// The role named `text` in JSON; nullopt for any other text ("none"

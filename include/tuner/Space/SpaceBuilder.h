@@ -10,10 +10,12 @@
 //
 //   Tile          nest=N loop=L   cache-level tile size of band loop L
 //                                 (the loop's extent: not tiled)
-//   RegisterTile  nest=N loop=L   register-level tile size (divides tile)
+//   RegisterTile  nest=N loop=L   register-level tile size (at most the
+//                                 tile; partial tiles are peeled)
 //   Order         nest=N          permutation of the band's loops
 //   Unroll        nest=N          unroll factor of the innermost loop
 //   Vectorize     nest=N          vectorize the innermost tile
+//   Lowering      nest=N          how its contractions are lowered
 //   Parallel      nest=N          run the outer tile loops on all cores
 //   Fuse          producer=P consumer=C   fuse nest P into C's tile loops
 //
@@ -36,6 +38,12 @@ struct SpaceOptions {
   bool vectorize = true;
   bool parallelize = true;
   bool fuse = true;
+  /// Offer tile sizes that do not divide the extent (linalg nests: powers of
+  /// two besides the divisors; register tiles shaped for the vector
+  /// registers), whose partial tiles the schedule peels. Off: divisors only.
+  bool partialTiles = true;
+  /// Offer the lowering of vectorized contractions as a parameter.
+  bool contractionLowering = true;
   std::vector<int64_t> unrollFactors = {1, 2, 4, 8};
   /// At most this many tile-size candidates per loop (divisors of the
   /// extent, spread evenly in log scale, always including 1 and the extent).

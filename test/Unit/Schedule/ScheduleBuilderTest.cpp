@@ -134,10 +134,11 @@ TEST_F(ScheduleBuilderTest, MatmulScriptIsReadableAndDeterministic) {
   EXPECT_NE(script->find("tile_sizes [0, 0, 1] interchange = [0, 2, 1]"),
             std::string::npos)
       << *script;
-  EXPECT_NE(script->find("transform.structured.vectorize %" + mm + "_rtiled"),
-            std::string::npos);
-  EXPECT_NE(script->find("transform.loop.unroll %" + mm +
-                         "_rtiled_loops {factor = 2}"),
+  // One op makes the micro-kernel of the tiled nest: vectorized, its
+  // contraction lowered, its innermost loop unrolled.
+  EXPECT_NE(script->find("transform.tuner.vectorize_tiles %" + mm +
+                         "_tiled_loops#0 {lowering = \"outerproduct\", "
+                         "unroll = 2}"),
             std::string::npos)
       << *script;
   EXPECT_EQ(script->find("loc("), std::string::npos);
