@@ -24,6 +24,8 @@
 #include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
 
 #include "llvm/Support/InterleavedRange.h"
 
@@ -269,53 +271,135 @@ static bool hasStaticShapes(linalg::LinalgOp op) {
          llvm::all_of(op->getResultTypes(), isStatic);
 }
 
-DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
-    TransformRewriter &rewriter, Operation *target,
-    ApplyToEachResultList &results, TransformState &state) {
-  MLIRContext *context = target->getContext();
-  // The ops the rewrites happen in: the target, then the remainder loops
-  // that peeling the target itself puts beside it.
-  SmallVector<Operation *> roots = {target};
-
-  // 1. Peel partial iterations, outermost loops first; each peeled loop and
-  // its remainder are visited once.
-  {
-    llvm::SmallPtrSet<Operation *, 16> visited;
-    for (size_t r = 0; r < roots.size(); ++r) {
-      while (true) {
-        scf::ForOp next;
-        roots[r]->walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
-          if (visited.contains(loop))
-            return WalkResult::advance();
-          next = loop;
-          return WalkResult::interrupt();
-        });
-        if (!next)
-          break;
-        visited.insert(next);
-        scf::ForOp partial;
-        rewriter.setInsertionPoint(next);
-        if (failed(scf::peelForLoopAndSimplifyBounds(rewriter, next, partial)))
-          continue;
-        visited.insert(partial);
-        if (next.getOperation() == roots[r] || !roots[r]->isAncestor(partial))
-          roots.push_back(partial);
-      }
+/// Peels every scf.for inside `roots` not in `visited` whose step does not
+/// divide its trip count, outermost first; a remainder that lands outside
+/// every root (the root itself was peeled) becomes a root.
+static void peelPartialIterations(TransformRewriter &rewriter,
+                                  SmallVectorImpl<Operation *> &roots,
+                                  llvm::SmallPtrSetImpl<Operation *> &visited) {
+  for (size_t r = 0; r < roots.size(); ++r) {
+    while (true) {
+      scf::ForOp next;
+      roots[r]->walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
+        if (visited.contains(loop))
+          return WalkResult::advance();
+        next = loop;
+        return WalkResult::interrupt();
+      });
+      if (!next)
+        break;
+      visited.insert(next);
+      scf::ForOp partial;
+      rewriter.setInsertionPoint(next);
+      if (failed(scf::peelForLoopAndSimplifyBounds(rewriter, next, partial)))
+        continue;
+      visited.insert(partial);
+      if (next.getOperation() == roots[r] || !roots[r]->isAncestor(partial))
+        roots.push_back(partial);
     }
   }
+}
 
-  // 2. Static sizes where the tiles are full.
-  {
-    RewritePatternSet patterns =
-        linalg::getLinalgTilingCanonicalizationPatterns(context);
-    mlir::scf::populateSCFForLoopCanonicalizationPatterns(patterns);
-    applyInside(rewriter, roots, std::move(patterns));
+/// Splits the body of `forall` into two versions when some of its tile
+/// sizes vary (the last tile along a loop whose tile size does not divide
+/// the extent): `scf.if` all of them have their largest value, the body with
+/// those sizes as constants (whose tiles are static, so peeling and
+/// vectorization see full tiles), else the body as it was.
+static void versionPartialTiles(TransformRewriter &rewriter,
+                                scf::ForallOp forall) {
+  Block *body = forall.getBody();
+  // The tile sizes: affine.min results at the top of the body with a
+  // constant upper bound.
+  SmallVector<std::pair<Value, int64_t>> sizes;
+  for (Operation &op : body->without_terminator()) {
+    auto min = dyn_cast<affine::AffineMinOp>(op);
+    if (!min)
+      continue;
+    // The smallest constant among the min's expressions bounds it (read
+    // from the map: no interface lookup, so that the plugin inside another
+    // build of mlir-opt versions the same way).
+    std::optional<int64_t> bound;
+    for (AffineExpr expr : min.getAffineMap().getResults())
+      if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+        bound = std::min(bound.value_or(constant.getValue()),
+                         constant.getValue());
+    if (bound && *bound > 1)
+      sizes.push_back({min.getResult(), *bound});
   }
+  if (sizes.empty() || body->without_terminator().empty())
+    return;
+  // The values the terminator takes from the body: the versions' results.
+  Operation *terminator = body->getTerminator();
+  SetVector<Value> escaping;
+  terminator->walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp();
+          def && def->getBlock() == body)
+        escaping.insert(operand);
+  });
+  Location loc = forall.getLoc();
+  // The sizes are computed before the condition; everything after them is
+  // versioned.
+  Operation *lastSize = nullptr;
+  for (auto &[value, bound] : sizes)
+    if (!lastSize || lastSize->isBeforeInBlock(value.getDefiningOp()))
+      lastSize = value.getDefiningOp();
+  for (auto &[value, bound] : sizes)
+    for (Operation *user : value.getUsers())
+      if (user->getBlock() == body && user->isBeforeInBlock(lastSize))
+        return; // A size used before all sizes are known: leave it.
+  rewriter.setInsertionPointAfter(lastSize);
+  Value full;
+  for (auto &[value, bound] : sizes) {
+    Value constant = arith::ConstantIndexOp::create(rewriter, loc, bound);
+    Value equal = arith::CmpIOp::create(rewriter, loc,
+                                        arith::CmpIPredicate::eq, value,
+                                        constant);
+    full = full ? arith::AndIOp::create(rewriter, loc, full, equal).getResult()
+                : equal;
+  }
+  SmallVector<Operation *> versioned;
+  for (Operation *op = full.getDefiningOp()->getNextNode(); op != terminator;
+       op = op->getNextNode())
+    versioned.push_back(op);
+  if (versioned.empty())
+    return;
+  SmallVector<Type> types;
+  for (Value value : escaping)
+    types.push_back(value.getType());
+  auto ifOp = scf::IfOp::create(rewriter, loc, types, full,
+                                /*withElseRegion=*/true);
+  // Else: the original ops, moved.
+  Block *elseBlock = ifOp.elseBlock();
+  for (Operation *op : versioned)
+    rewriter.moveOpBefore(op, elseBlock, elseBlock->end());
+  rewriter.setInsertionPointToEnd(elseBlock);
+  scf::YieldOp::create(rewriter, loc, escaping.getArrayRef());
+  // Then: a copy with the sizes replaced by their constants.
+  Block *thenBlock = ifOp.thenBlock();
+  rewriter.setInsertionPointToStart(thenBlock);
+  IRMapping mapping;
+  for (auto &[value, bound] : sizes)
+    mapping.map(value,
+                arith::ConstantIndexOp::create(rewriter, loc, bound).getResult());
+  for (Operation *op : versioned)
+    rewriter.clone(*op, mapping);
+  SmallVector<Value> thenResults;
+  for (Value value : escaping)
+    thenResults.push_back(mapping.lookupOrDefault(value));
+  scf::YieldOp::create(rewriter, loc, thenResults);
+  // The terminator takes the versions' results.
+  for (auto [value, result] : llvm::zip(escaping, ifOp.getResults()))
+    rewriter.replaceUsesWithIf(value, result, [&](OpOperand &use) {
+      return terminator->isAncestor(use.getOwner());
+    });
+}
 
-  // 3. Vectorize each linalg op. A partial tile whose size is only known at
-  // run time (the last tile of a scf.forall, which cannot be peeled) is
-  // first cut into slices of size 1 along its dynamic loops: those are
-  // static, so they are vectorized too.
+/// Tiles each linalg op inside `roots` whose loops have sizes known only at
+/// run time: by `sizeOf(op, loop)` along those loops (0: not tiled).
+static void
+tileDynamicLoops(TransformRewriter &rewriter, ArrayRef<Operation *> roots,
+                 function_ref<int64_t(linalg::LinalgOp, unsigned)> sizeOf) {
   SmallVector<linalg::LinalgOp> dynamicOps;
   for (Operation *root : roots)
     root->walk([&](linalg::LinalgOp op) {
@@ -324,9 +408,14 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
     });
   for (linalg::LinalgOp op : dynamicOps) {
     SmallVector<OpFoldResult> tileSizes;
-    for (int64_t range : op.getStaticLoopRanges())
-      tileSizes.push_back(rewriter.getIndexAttr(
-          ShapedType::isDynamic(range) ? 1 : 0));
+    bool tiles = false;
+    for (auto [loop, range] : llvm::enumerate(op.getStaticLoopRanges())) {
+      int64_t size = ShapedType::isDynamic(range) ? sizeOf(op, loop) : 0;
+      tiles |= size > 0;
+      tileSizes.push_back(rewriter.getIndexAttr(size));
+    }
+    if (!tiles)
+      continue;
     scf::SCFTilingOptions options;
     options.setTileSizes(tileSizes);
     rewriter.setInsertionPoint(op);
@@ -336,17 +425,71 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
       continue;
     rewriter.replaceOp(op, tiled->replacements);
   }
-  {
+}
+
+DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  MLIRContext *context = target->getContext();
+  Location targetLoc = target->getLoc();
+  // The rewrites happen inside a wrapper around the target, so that they
+  // also reach the target itself (peeled, or its remainder promoted to
+  // straight-line code) without touching its neighbours; the wrapper is
+  // inlined again at the end.
+  Location loc = target->getLoc();
+  rewriter.setInsertionPoint(target);
+  auto wrapper =
+      scf::ExecuteRegionOp::create(rewriter, loc, target->getResultTypes());
+  Block *wrapperBlock = rewriter.createBlock(&wrapper.getRegion());
+  rewriter.replaceAllUsesWith(target->getResults(), wrapper.getResults());
+  rewriter.moveOpBefore(target, wrapperBlock, wrapperBlock->end());
+  rewriter.setInsertionPointToEnd(wrapperBlock);
+  scf::YieldOp::create(rewriter, loc, target->getResults());
+  auto unwrap = [&] {
+    Block *block = &wrapper.getRegion().front();
+    auto yield = cast<scf::YieldOp>(block->getTerminator());
+    SmallVector<Value> results(yield.getOperands());
+    rewriter.eraseOp(yield);
+    rewriter.inlineBlockBefore(block, wrapper);
+    rewriter.replaceOp(wrapper, results);
+  };
+  SmallVector<Operation *> roots = {wrapper};
+  auto canonicalize = [&] {
     RewritePatternSet patterns =
         linalg::getLinalgTilingCanonicalizationPatterns(context);
+    mlir::scf::populateSCFForLoopCanonicalizationPatterns(patterns);
+    // Folds the casts that make a full tile's static type dynamic into the
+    // linalg ops that use them.
+    context->getOrLoadDialect<linalg::LinalgDialect>()
+        ->getCanonicalizationPatterns(patterns);
+    scf::IfOp::getCanonicalizationPatterns(patterns, context);
+    // A peeled remainder of one iteration becomes straight-line code, and
+    // the sizes it computes from its induction variable constants.
+    scf::ForOp::getCanonicalizationPatterns(patterns, context);
+    affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
+    affine::AffineMinOp::getCanonicalizationPatterns(patterns, context);
     applyInside(rewriter, roots, std::move(patterns));
-  }
+  };
+
+  // 1. Version the tiles of an scf.forall (which cannot be peeled) on
+  // whether they are full, peel partial iterations of scf.for loops, then
+  // make the sizes of full tiles static.
+  if (auto forall = dyn_cast<scf::ForallOp>(target))
+    versionPartialTiles(rewriter, forall);
+  llvm::SmallPtrSet<Operation *, 16> visited;
+  peelPartialIterations(rewriter, roots, visited);
+  canonicalize();
+
+  // 2. What stays partial (the last tile of an scf.forall) is cut into
+  // slices of size 1 along its dynamic loops, which are static.
+  tileDynamicLoops(rewriter, roots,
+                   [](linalg::LinalgOp, unsigned) { return int64_t(1); });
+  canonicalize();
+
+  // 3. Vectorize each linalg op.
   SmallVector<linalg::LinalgOp> ops;
   for (Operation *root : roots)
     root->walk([&](linalg::LinalgOp op) { ops.push_back(op); });
-  if (auto op = dyn_cast<linalg::LinalgOp>(target))
-    if (ops.empty())
-      ops.push_back(op);
   size_t vectorized = 0;
   for (linalg::LinalgOp op : ops) {
     rewriter.setInsertionPoint(op);
@@ -370,14 +513,12 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
       rewriter.eraseOp(op);
   }
   if (vectorized == 0) {
+    unwrap();
     DiagnosedSilenceableFailure diag =
         emitSilenceableError() << "no linalg op inside could be vectorized";
-    diag.attachNote(target->getLoc()) << "target";
+    diag.attachNote(targetLoc) << "target";
     return diag;
   }
-  // When the target was the op itself, nothing is left to rewrite inside.
-  if (isa<linalg::LinalgOp>(target))
-    roots.clear();
   {
     RewritePatternSet patterns(context);
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
@@ -421,6 +562,7 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
       for (scf::ForOp loop : innermost)
         (void)loopUnrollByFactor(loop, getUnroll());
     }
+  unwrap();
   return DiagnosedSilenceableFailure::success();
 }
 

@@ -162,3 +162,69 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
+    // expected-error @below {{unknown contraction lowering 'broadcast' (expected dot, llvmintr, outerproduct or parallelarith)}}
+    transform.tuner.vectorize_tiles %root {lowering = "broadcast"} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
+    // expected-error @below {{expects a positive unroll factor, got 0}}
+    transform.tuner.vectorize_tiles %root {unroll = 0} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A loop with no linalg op inside has nothing to vectorize.
+func.func @nothing_to_vectorize(%A: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  // expected-note @below {{target}}
+  scf.for %i = %c0 to %c16 step %c1 {
+    memref.store %zero, %A[%i] : memref<16xf32>
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{no linalg op inside could be vectorized}}
+    transform.tuner.vectorize_tiles %loop : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A partial tile of a contraction (7 = 4 + 3 along j) is peeled: the full
+// tile and the remainder are both vectorized, and the accumulator of each
+// stays in registers across the reduction loop.
+// CHECK-LABEL: func.func @peel_and_hoist(
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %c8 step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<2x4xf32>)
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %c8 step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<2x3xf32>)
+// CHECK-NOT:     linalg.matmul
+// CHECK:         return
+func.func @peel_and_hoist(%A: tensor<2x8xf32>, %B: tensor<8x7xf32>, %C: tensor<2x7xf32>) -> tensor<2x7xf32> {
+  %m = linalg.matmul ins(%A, %B : tensor<2x8xf32>, tensor<8x7xf32>) outs(%C : tensor<2x7xf32>) -> tensor<2x7xf32>
+  return %m : tensor<2x7xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %tiled, %loops:2 = transform.structured.tile_using_for %mm tile_sizes [0, 4, 1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.tuner.vectorize_tiles %loops#0 : !transform.any_op
+    transform.yield
+  }
+}
