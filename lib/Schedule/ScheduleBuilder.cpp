@@ -235,7 +235,9 @@ private:
     if (plan.unroll > 1)
       text += ", unroll " + std::to_string(plan.unroll);
     if (plan.parallel)
-      text += ", parallel";
+      text += plan.distributeOuter && plan.source == NestSource::Linalg
+                  ? ", parallel (outer loop)"
+                  : ", parallel";
     os << "    " << text << "\n";
   }
 
@@ -307,11 +309,10 @@ private:
     size_t forallLoops = 0;
     if (plan.parallel) {
       std::vector<int64_t> forallSizes(depth, 0);
-      for (size_t d = 0; d < depth; ++d)
-        if (!plan.isReduction[d]) {
-          forallSizes[d] = plan.tile[d];
-          forSizes[d] = 0;
-        }
+      for (size_t d : plan.forallPositions()) {
+        forallSizes[d] = plan.tile[d];
+        forSizes[d] = 0;
+      }
       if (llvm::all_of(forallSizes, [](int64_t s) { return s == 0; }))
         return error("nest '" + n +
                      "' is parallel but none of its parallel loops is tiled: "
@@ -330,9 +331,14 @@ private:
 
     // 2. Fusion into the tile loops outside the first reduction loop.
     if (!plan.producers.empty()) {
+      // Into the scf.forall of a parallel nest (as NestPlan::fusionPositions
+      // says), else the leading tile loops over parallel dims.
       size_t fusible = 0;
-      while (fusible < loops.size() && !loops[fusible].isReduction)
-        ++fusible;
+      if (plan.parallel)
+        fusible = forallLoops;
+      else
+        while (fusible < loops.size() && !loops[fusible].isReduction)
+          ++fusible;
       if (fusible == 0) {
         const NestPlan &first = plans[plan.producers.front()];
         return error("parameter '" + first.fuseParameter + "' = true: nest '" +

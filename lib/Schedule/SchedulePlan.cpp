@@ -34,6 +34,12 @@ std::vector<size_t> NestPlan::forallPositions() const {
   std::vector<size_t> positions;
   if (!parallel || source != NestSource::Linalg)
     return positions;
+  if (distributeOuter) {
+    for (int64_t p : order)
+      if (tile[p] != 0 && !isReduction[p])
+        return {size_t(p)};
+    return positions;
+  }
   for (size_t p = 0; p < tile.size(); ++p)
     if (tile[p] != 0 && !isReduction[p])
       positions.push_back(p);
@@ -41,10 +47,10 @@ std::vector<size_t> NestPlan::forallPositions() const {
 }
 
 std::vector<size_t> NestPlan::tileLoopPositions() const {
+  std::vector<size_t> distributed = forallPositions();
   std::vector<size_t> positions;
   for (int64_t p : order)
-    if (tile[p] != 0 &&
-        !(parallel && source == NestSource::Linalg && !isReduction[p]))
+    if (tile[p] != 0 && !llvm::is_contained(distributed, size_t(p)))
       positions.push_back(p);
   return positions;
 }
@@ -349,6 +355,14 @@ private:
         return typeError(p, v, "a boolean");
       nestPlan.parallel = v.getBoolean();
       return llvm::Error::success();
+    case ParamRole::Distribute:
+      if (!v.isString() || (v.getString() != "all" && v.getString() != "outer"))
+        return typeError(p, v, "\"all\" or \"outer\"");
+      if (!isLinalg)
+        return error("parameter '" + p.name +
+                     "': distribution choices apply to linalg nests only");
+      nestPlan.distributeOuter = v.getString() == "outer";
+      return llvm::Error::success();
     case ParamRole::Lowering:
       if (!v.isString() || !llvm::is_contained(kContractionLowerings,
                                                llvm::StringRef(v.getString())))
@@ -392,6 +406,7 @@ private:
     case ParamRole::Vectorize:
     case ParamRole::Parallel:
     case ParamRole::Lowering:
+    case ParamRole::Distribute:
       return readNestParameter(p, v);
     }
     llvm_unreachable("unknown ParamRole");

@@ -119,6 +119,7 @@ Stage stageOf(const Parameter &parameter) {
   case ParamRole::Vectorize:
   case ParamRole::Parallel:
   case ParamRole::Lowering:
+  case ParamRole::Distribute:
     return VectorParallel;
   case ParamRole::None:
   case ParamRole::Knob:

@@ -185,7 +185,7 @@ static constexpr ParamRole kSpelledRoles[] = {
     ParamRole::Tile,   ParamRole::RegisterTile, ParamRole::Order,
     ParamRole::Unroll, ParamRole::Vectorize,    ParamRole::Parallel,
     ParamRole::Fuse,   ParamRole::Knob,         ParamRole::Alternatives,
-    ParamRole::Lowering};
+    ParamRole::Lowering, ParamRole::Distribute};
 
 StringRef tuner::stringifyParamRole(ParamRole role) {
   switch (role) {
@@ -211,6 +211,8 @@ StringRef tuner::stringifyParamRole(ParamRole role) {
     return "alternatives";
   case ParamRole::Lowering:
     return "lowering";
+  case ParamRole::Distribute:
+    return "distribute";
   }
   llvm_unreachable("unknown ParamRole");
 }

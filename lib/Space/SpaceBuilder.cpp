@@ -453,6 +453,25 @@ private:
                               }))
                     .str()))
           return err;
+      // Which of the tiled parallel loops the cores share: all of them (one
+      // scf.forall over their tiles) or the outermost one in loop order
+      // (the others stay sequential inside each core's share).
+      size_t parallelLoops = llvm::count(parallelLoop, true);
+      if (isLinalg && options.distribution && parallelLoops > 1) {
+        std::string distribute = n + ".distribute";
+        Parameter choice =
+            Parameter::categorical(distribute, {"all", "outer"});
+        choice.defaultValue = ParamValue::string("all");
+        choice.description =
+            "which tiled parallel loops run on all cores: all of them, or "
+            "only the outermost in loop order";
+        if (auto err = add(std::move(choice), &nest, ParamRole::Distribute))
+          return err;
+        if (auto err = space.addConstraint(
+                llvm::formatv("{0} || {1} == \"all\"", name, distribute)
+                    .str()))
+          return err;
+      }
       // The parallel dims' tile loops become one scf.forall: unrolling needs
       // an scf.for left, over a tiled reduction dim or a register tile.
       std::string unrollName = n + ".unroll";

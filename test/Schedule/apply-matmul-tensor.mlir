@@ -18,6 +18,21 @@
 // RUN: %mlir_opt %t.tuned.mlir --one-shot-bufferize=bufferize-function-boundaries --convert-linalg-to-loops --scf-forall-to-for --convert-vector-to-scf --expand-strided-metadata --lower-affine --convert-scf-to-cf --convert-vector-to-llvm --finalize-memref-to-llvm --convert-arith-to-llvm --convert-index-to-llvm --convert-ub-to-llvm --convert-func-to-llvm --convert-cf-to-llvm --reconcile-unrealized-casts \
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%c_runner_utils,%runner_utils | FileCheck %s --check-prefix=EXEC
 
+// The same schedule with only the outer tiled parallel loop distributed: the
+// scf.forall has one dimension, the other parallel loop is an scf.for inside.
+// RUN: tuner-opt %s --tuner-apply="function=mm config=%S/Inputs/matmul-tensor-outer.json schedule-output=%t.outer.mlir" > %t.outer.tuned.mlir
+// RUN: FileCheck %s --check-prefix=OUTER < %t.outer.mlir
+// RUN: FileCheck %s --check-prefix=OUTER-IR < %t.outer.tuned.mlir
+// RUN: %mlir_opt %t.outer.tuned.mlir --one-shot-bufferize=bufferize-function-boundaries --convert-linalg-to-loops --scf-forall-to-for --convert-vector-to-scf --expand-strided-metadata --lower-affine --convert-scf-to-cf --convert-vector-to-llvm --finalize-memref-to-llvm --convert-arith-to-llvm --convert-index-to-llvm --convert-ub-to-llvm --convert-func-to-llvm --convert-cf-to-llvm --reconcile-unrealized-casts \
+// RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%c_runner_utils,%runner_utils | FileCheck %s --check-prefix=EXEC
+
+// OUTER:      // matmul_1: tile [8, 8, 4], order [0, 2, 1], register tile [2, 4, 1], fuse fill_0, vectorize, unroll 2, parallel (outer loop)
+// OUTER-NEXT: transform.structured.tile_using_forall %matmul_1 tile_sizes [8, 0, 0]
+// OUTER-NEXT: transform.structured.tile_using_for %matmul_1_tiled tile_sizes [0, 8, 4] interchange = [0, 2, 1]
+// OUTER-IR:   scf.forall (%{{.*}}) in (2)
+// OUTER-IR:     scf.for %{{.*}} = %c0 to %c16 step %c4
+// OUTER-IR:       scf.for %{{.*}} = %c0 to %c16 step %c8
+
 // SCRIPT:      module attributes {transform.with_named_sequence}
 // SCRIPT:        %func = transform.structured.match ops{["func.func"]} attributes{sym_name = "mm"} in %root
 // SCRIPT:        %fill_0, %matmul_1 = transform.split_handle %linalg_ops

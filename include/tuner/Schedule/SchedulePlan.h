@@ -49,6 +49,9 @@ struct NestPlan {
   /// (broadcast + FMA per reduction step), "dot" or "parallelarith".
   std::string lowering = "outerproduct";
   bool parallel = false;
+  /// A parallel linalg nest distributes only its outermost tiled parallel
+  /// loop (in loop order) over the cores, not all of them.
+  bool distributeOuter = false;
   /// Nests fused into this one (nest indices, sorted).
   std::vector<int> producers;
   /// The nest this one is fused into (-1: none).
@@ -64,7 +67,8 @@ struct NestPlan {
   // first). The schedule builder emits exactly these loops.
 
   /// Positions tiled by the scf.forall of a parallel nest: its tiled parallel
-  /// loops (empty when not parallel).
+  /// loops, or only the first of them in loop order when `distributeOuter`
+  /// (empty when not parallel).
   std::vector<size_t> forallPositions() const;
   /// Positions of the cache-level scf.for tile loops, in loop order: the
   /// tiled loops not distributed by the scf.forall.

@@ -65,11 +65,16 @@ enum class ParamRole {
   Alternatives,
   /// "lowering": how the vector contractions of nest `nest`'s micro-kernel
   /// are lowered ("outerproduct", "dot", "parallelarith").
-  Lowering
+  Lowering,
+  /// "distribute": which tiled parallel loops of nest `nest` the cores share
+  /// ("all" of them, as one multi-dimensional scf.forall, or only the
+  /// "outer" one in loop order).
+  Distribute
 };
 
 /// The name of a role in JSON: "tile", "rtile", "order", "unroll",
-/// "vectorize", "parallel", "fuse", "knob", "alternatives", "lowering";
+/// "vectorize", "parallel", "fuse", "knob", "alternatives", "lowering",
+/// "distribute";
 /// "none" for None,
 /// which JSON spells by leaving the role out.
 llvm::StringRef stringifyParamRole(ParamRole role);

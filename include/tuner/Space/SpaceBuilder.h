@@ -17,6 +17,7 @@
 //   Vectorize     nest=N          vectorize the innermost tile
 //   Lowering      nest=N          how its contractions are lowered
 //   Parallel      nest=N          run the outer tile loops on all cores
+//   Distribute    nest=N          all tiled parallel loops, or the outer one
 //   Fuse          producer=P consumer=C   fuse nest P into C's tile loops
 //
 //===----------------------------------------------------------------------===//
@@ -44,6 +45,9 @@ struct SpaceOptions {
   bool partialTiles = true;
   /// Offer the lowering of vectorized contractions as a parameter.
   bool contractionLowering = true;
+  /// Offer which tiled parallel loops a parallel nest distributes (all, or
+  /// the outermost) as a parameter.
+  bool distribution = true;
   std::vector<int64_t> unrollFactors = {1, 2, 4, 8};
   /// At most this many tile-size candidates per loop (divisors of the
   /// extent, spread evenly in log scale, always including 1 and the extent).

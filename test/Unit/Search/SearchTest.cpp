@@ -47,10 +47,11 @@ Space matmulSpace() {
   target.numVectorRegisters = 32;
   target.cores = 2;
   // The space these tests were written for: tile sizes that divide the
-  // extents, no contraction lowering choice.
+  // extents, no contraction lowering or distribution choice.
   SpaceOptions options;
   options.partialTiles = false;
   options.contractionLowering = false;
+  options.distribution = false;
   llvm::Expected<Space> space = buildSpace(tree, target, options);
   EXPECT_TRUE(bool(space));
   return std::move(*space);
