@@ -3,6 +3,7 @@
 #include "tuner/CostModel/Features.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/xxhash.h"
@@ -619,6 +620,42 @@ void FeatureExtractor::deriveScheduleFeatures(
         float(chunks > 0 ? iterations / chunks : iterations);
     v[scheduleFeature(ScheduleTileFootprint)] = float(tileBytes);
     v[scheduleFeature(ScheduleRegisterFootprint)] = float(registerBytes);
+
+    // The micro-kernel: partial tiles, accumulators kept in registers, the
+    // contraction lowering, the distribution.
+    int partial = 0;
+    bool accumulatorInRegisters = false;
+    if (scheduled && nestPlan->source == NestSource::Linalg) {
+      const NestPlan &n = *nestPlan;
+      for (size_t p = 0; p < n.extents.size(); ++p) {
+        int64_t cache = n.tile[p] ? n.tile[p] : n.extents[p];
+        if ((n.tile[p] && n.extents[p] % n.tile[p]) ||
+            (n.rtile[p] && cache % n.rtile[p]))
+          ++partial;
+      }
+      std::vector<size_t> registerLoops = n.registerLoopPositions();
+      std::vector<size_t> tileLoops = n.tileLoopPositions();
+      const std::vector<size_t> &innermostLoops =
+          registerLoops.empty() ? tileLoops : registerLoops;
+      accumulatorInRegisters = n.vectorize && !innermostLoops.empty() &&
+                               n.isReduction[innermostLoops.back()];
+    }
+    bool linalgVectorized = vectorized && nestPlan &&
+                            nestPlan->source == NestSource::Linalg;
+    v[scheduleFeature(SchedulePartialTiles)] = float(partial);
+    v[scheduleFeature(ScheduleAccumulatorInRegisters)] =
+        accumulatorInRegisters;
+    v[scheduleFeature(ScheduleLoweringDot)] =
+        linalgVectorized && nestPlan->lowering == "dot";
+    v[scheduleFeature(ScheduleLoweringParallelArith)] =
+        linalgVectorized && nestPlan->lowering == "parallelarith";
+    v[scheduleFeature(ScheduleDistributeOuter)] =
+        host && host->parallel && host->distributeOuter &&
+        host->source == NestSource::Linalg &&
+        llvm::count_if(llvm::seq<size_t>(0, host->tile.size()),
+                       [&](size_t p) {
+                         return host->tile[p] != 0 && !host->isReduction[p];
+                       }) > 1;
   }
 }
 

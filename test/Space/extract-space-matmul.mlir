@@ -2,6 +2,7 @@
 // RUN: tuner-opt %s --tuner-extract-space="target=%S/Inputs/avx512-4core.json output=%t.json" -o /dev/null
 // RUN: FileCheck %s --input-file=%t.json
 // RUN: tuner-opt %s --tuner-extract-space="target=%S/Inputs/avx512-4core.json register-tile=false vectorize=false parallelize=false fuse=false interchange=false unroll=false" -o /dev/null | FileCheck %s --check-prefix=TILE-ONLY
+// RUN: tuner-opt %s --tuner-extract-space="target=%S/Inputs/avx512-4core.json partial-tiles=false contraction-lowering=false distribute=false" -o /dev/null | FileCheck %s --check-prefix=DIVISORS
 
 // The space of fill + matmul on tensors, for a fixed AVX-512 target so that
 // the test does not depend on the machine it runs on.
@@ -81,6 +82,21 @@ func.func @matmul(%A: tensor<64x32xf32>, %B: tensor<32x16xf32>) -> tensor<64x16x
 // CHECK-NEXT:     "producer": "fill_0",
 // CHECK-NEXT:     "role": "fuse"
 // CHECK:        "name": "fuse.fill_0.matmul_1"
+
+// Without partial tiles, register tiles divide their cache tiles and come
+// from the extent's divisors; no lowering or distribution choice.
+// DIVISORS:       "matmul_1.rtile.l1 == 16 || matmul_1.tile.l1 % matmul_1.rtile.l1 == 0",
+// DIVISORS-NOT:   "role": "lowering"
+// DIVISORS:       "name": "matmul_1.rtile.l1",
+// DIVISORS-NEXT:  "values": [
+// DIVISORS-NEXT:    1,
+// DIVISORS-NEXT:    2,
+// DIVISORS-NEXT:    4,
+// DIVISORS-NEXT:    8,
+// DIVISORS-NEXT:    16
+// DIVISORS-NEXT:  ]
+// DIVISORS-NOT:   "role": "distribute"
+// DIVISORS-NOT:   "role": "lowering"
 
 // TILE-ONLY:      "size": "7350"
 // TILE-ONLY-NOT:  rtile

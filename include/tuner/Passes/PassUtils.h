@@ -54,6 +54,9 @@ template <typename PassT> SpaceOptions readSpaceOptions(const PassT &pass) {
   options.parallelize = pass.parallelize;
   options.fuse = pass.fuse;
   options.maxTileCandidates = pass.maxTileCandidates;
+  options.partialTiles = pass.partialTiles;
+  options.contractionLowering = pass.contractionLowering;
+  options.distribution = pass.distribution;
   return options;
 }
 

@@ -30,6 +30,14 @@ defvar TunerSpaceOptions = [
            "Fuse producers into consumers">,
     Option<"maxTileCandidates", "max-tile-candidates", "unsigned",
            /*default=*/"10", "Tile sizes tried per loop">,
+    Option<"partialTiles", "partial-tiles", "bool", /*default=*/"true",
+           "Offer tile sizes that do not divide the extent (peeled) and "
+           "register tiles shaped for the vector registers">,
+    Option<"contractionLowering", "contraction-lowering", "bool",
+           /*default=*/"true",
+           "Offer how vectorized contractions are lowered">,
+    Option<"distribution", "distribute", "bool", /*default=*/"true",
+           "Offer which tiled parallel loops run on all cores">,
 ];
 
 def TunerPrintProgram : Pass<"tuner-print-program", "mlir::ModuleOp"> {
