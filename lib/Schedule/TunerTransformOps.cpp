@@ -19,6 +19,7 @@
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
@@ -271,6 +272,70 @@ static bool hasStaticShapes(linalg::LinalgOp op) {
          llvm::all_of(op->getResultTypes(), isStatic);
 }
 
+namespace {
+/// addf(mulf(a, b), c) on vectors, the product used once -> vector.fma: what
+/// a generic multiply-accumulate body vectorizes to (LLVM does not contract
+/// the two without fast-math flags).
+struct FuseMultiplyAdd : OpRewritePattern<arith::AddFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::AddFOp add,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<VectorType>(add.getType()))
+      return failure();
+    for (unsigned i = 0; i < 2; ++i) {
+      auto mul = add->getOperand(i).getDefiningOp<arith::MulFOp>();
+      if (!mul || !mul->hasOneUse())
+        continue;
+      rewriter.replaceOpWithNewOp<vector::FMAOp>(
+          add, mul.getLhs(), mul.getRhs(), add->getOperand(1 - i));
+      return success();
+    }
+    return failure();
+  }
+};
+} // namespace
+
+namespace {
+/// transpose(broadcast(v)) of a 1-D `v` whose elements the broadcast
+/// repeats along the other dims -> broadcast(shape_cast(v)) with `v` along
+/// its transposed position: the vectorizer's way to read a small vector of
+/// weights across a tile (w[f] for each row f of an output tile), which
+/// would otherwise lower to a shuffle per element.
+struct FoldTransposeOfBroadcast : OpRewritePattern<vector::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransposeOp transpose,
+                                PatternRewriter &rewriter) const override {
+    auto broadcast =
+        transpose.getVector().getDefiningOp<vector::BroadcastOp>();
+    if (!broadcast)
+      return failure();
+    auto source = dyn_cast<VectorType>(broadcast.getSourceType());
+    VectorType result = transpose.getResultVectorType();
+    if (!source || source.getRank() != 1 || source.isScalable() ||
+        result.isScalable())
+      return failure();
+    int64_t rank = result.getRank();
+    // The broadcast's source dim is its result's last one.
+    ArrayRef<int64_t> permutation = transpose.getPermutation();
+    auto at = llvm::find(permutation, rank - 1);
+    if (at == permutation.end())
+      return failure();
+    int64_t position = at - permutation.begin();
+    if (result.getDimSize(position) != source.getDimSize(0))
+      return failure();
+    SmallVector<int64_t> shape(rank, 1);
+    shape[position] = source.getDimSize(0);
+    Value reshaped = vector::ShapeCastOp::create(
+        rewriter, transpose.getLoc(),
+        VectorType::get(shape, source.getElementType()),
+        broadcast.getSource());
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(transpose, result,
+                                                     reshaped);
+    return success();
+  }
+};
+} // namespace
+
 /// Peels every scf.for inside `roots` not in `visited` whose step does not
 /// divide its trip count, outermost first; a remainder that lands outside
 /// every root (the root itself was peeled) becomes a root.
@@ -427,6 +492,74 @@ tileDynamicLoops(TransformRewriter &rewriter, ArrayRef<Operation *> roots,
   }
 }
 
+/// Gives static types to the tensor operands of `op` whose sizes follow from
+/// its loop ranges when those are all static: a window's input slice, whose
+/// size (output tile + window - 1) the tiling computed in a form that
+/// canonicalization does not fold once the output tile is static. The cast
+/// states what tiling guarantees.
+static void castToStaticOperands(TransformRewriter &rewriter,
+                                 linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic) || !op.hasPureTensorSemantics())
+    return;
+  rewriter.setInsertionPoint(op);
+  bool changed = false;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+    if (!type || type.hasStaticShape())
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    SmallVector<int64_t> shape(type.getShape());
+    bool known = true;
+    for (auto [dim, result] : llvm::enumerate(map.getResults())) {
+      if (!ShapedType::isDynamic(shape[dim]))
+        continue;
+      // The largest index plus one, for a sum of loops with coefficient 1
+      // (or a constant 0).
+      int64_t size = 1;
+      bool plain = true;
+      result.walk([&](AffineExpr expr) {
+        if (auto d = dyn_cast<AffineDimExpr>(expr))
+          size += ranges[d.getPosition()] - 1;
+        else if (auto binary = dyn_cast<AffineBinaryOpExpr>(expr)) {
+          if (binary.getKind() != AffineExprKind::Add)
+            plain = false;
+        } else if (auto constant = dyn_cast<AffineConstantExpr>(expr)) {
+          if (constant.getValue() != 0)
+            plain = false;
+        }
+      });
+      if (!plain) {
+        known = false;
+        break;
+      }
+      shape[dim] = size;
+    }
+    if (!known)
+      continue;
+    Value cast = tensor::CastOp::create(
+        rewriter, op.getLoc(), RankedTensorType::get(shape, type.getElementType()),
+        operand.get());
+    rewriter.modifyOpInPlace(op, [&] { operand.set(cast); });
+    changed = true;
+  }
+  if (!changed)
+    return;
+  // Results take the types of their (now static) inits; users see the old
+  // types through casts.
+  rewriter.setInsertionPointAfter(op);
+  for (auto [result, init] :
+       llvm::zip(op->getResults(), op.getDpsInits())) {
+    Type oldType = result.getType();
+    if (oldType == init.getType())
+      continue;
+    rewriter.modifyOpInPlace(op, [&] { result.setType(init.getType()); });
+    Value back =
+        tensor::CastOp::create(rewriter, op.getLoc(), oldType, result);
+    rewriter.replaceAllUsesExcept(result, back, back.getDefiningOp());
+  }
+}
+
 DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
     TransformRewriter &rewriter, Operation *target,
     ApplyToEachResultList &results, TransformState &state) {
@@ -481,12 +614,82 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
   canonicalize();
 
   // 2. What stays partial (the last tile of an scf.forall) is cut into
-  // slices of size 1 along its dynamic loops, which are static.
+  // slices of size 1 along its dynamic loops, which are static; operands
+  // whose sizes follow from static loops get static types.
   tileDynamicLoops(rewriter, roots,
                    [](linalg::LinalgOp, unsigned) { return int64_t(1); });
   canonicalize();
+  {
+    SmallVector<linalg::LinalgOp> ops;
+    for (Operation *root : roots)
+      root->walk([&](linalg::LinalgOp op) {
+        if (!hasStaticShapes(op))
+          ops.push_back(op);
+      });
+    for (linalg::LinalgOp op : ops)
+      castToStaticOperands(rewriter, op);
+    canonicalize();
+  }
 
-  // 3. Vectorize each linalg op.
+  // 3. Convolution tiles the vectorizer can take. A tile whose windows'
+  // reduction loops (kh, kw) all have size 1 reads every operand at plain
+  // loop indices once those unit loops are dropped: it becomes a generic
+  // op, vectorized along the output's contiguous dimension (good for few
+  // channels). A 2-D convolution tile whose window is cut to size 1 along
+  // one dimension becomes a 1-D convolution, which the vectorizer handles
+  // along the channels.
+  {
+    SmallVector<linalg::LinalgOp> unitWindows;
+    for (Operation *root : roots)
+      root->walk([&](linalg::LinalgOp op) {
+        if (isa<linalg::GenericOp>(op))
+          return;
+        SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+        SmallVector<utils::IteratorType> iterators =
+            op.getIteratorTypesArray();
+        bool window = false, unit = true;
+        for (AffineMap map : op.getIndexingMapsArray())
+          for (AffineExpr result : map.getResults()) {
+            if (!isa<AffineBinaryOpExpr>(result))
+              continue;
+            window = true;
+            result.walk([&](AffineExpr expr) {
+              if (auto dim = dyn_cast<AffineDimExpr>(expr))
+                if (iterators[dim.getPosition()] ==
+                        utils::IteratorType::reduction &&
+                    ranges[dim.getPosition()] != 1)
+                  unit = false;
+            });
+          }
+        if (window && unit)
+          unitWindows.push_back(op);
+      });
+    for (linalg::LinalgOp op : unitWindows) {
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::GenericOp> generic =
+          linalg::generalizeNamedOp(rewriter, op);
+      if (failed(generic))
+        continue;
+      // Slices, not reshapes: the accumulator's transfers then stay
+      // subsets of the loop's iteration argument, which hoisting needs.
+      linalg::ControlDropUnitDims control;
+      control.rankReductionStrategy = linalg::ControlDropUnitDims::
+          RankReductionStrategy::ExtractInsertSlice;
+      FailureOr<linalg::DropUnitDimsResult> dropped =
+          linalg::dropUnitDims(rewriter, *generic, control);
+      if (succeeded(dropped))
+        rewriter.replaceOp(*generic, dropped->replacements);
+    }
+  }
+  canonicalize();
+  {
+    RewritePatternSet patterns(context);
+    linalg::populateDecomposeConvolutionPatterns(patterns);
+    applyInside(rewriter, roots, std::move(patterns));
+  }
+  canonicalize();
+
+  // 4. Vectorize each linalg op.
   SmallVector<linalg::LinalgOp> ops;
   for (Operation *root : roots)
     root->walk([&](linalg::LinalgOp op) { ops.push_back(op); });
@@ -524,10 +727,14 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
     vector::populateVectorReductionToContractPatterns(patterns);
     linalg::populateLinalgTilingCanonicalizationPatterns(patterns);
+    // Folds, e.g., the transpose of a broadcast into one broadcast.
+    context->getOrLoadDialect<vector::VectorDialect>()
+        ->getCanonicalizationPatterns(patterns);
+    patterns.add<FoldTransposeOfBroadcast, FuseMultiplyAdd>(context);
     applyInside(rewriter, roots, std::move(patterns));
   }
 
-  // 4. Hoist loop-invariant subsets, innermost loops first.
+  // 5. Hoist loop-invariant subsets, innermost loops first.
   for (Operation *root : roots) {
     SmallVector<scf::ForOp> loops;
     root->walk([&](scf::ForOp loop) { loops.push_back(loop); });
@@ -538,7 +745,7 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
     linalg::hoistRedundantVectorTransfers(root, /*verifyNonZeroTrip=*/true);
   }
 
-  // 5. Lower the contractions.
+  // 6. Lower the contractions.
   {
     RewritePatternSet patterns(context);
     vector::populateVectorContractLoweringPatterns(
@@ -549,7 +756,7 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
     applyInside(rewriter, roots, std::move(patterns));
   }
 
-  // 6. Unroll the innermost loops.
+  // 7. Unroll the innermost loops.
   if (getUnroll() > 1)
     for (Operation *root : roots) {
       SmallVector<scf::ForOp> innermost;
@@ -587,6 +794,9 @@ public:
     declareGeneratedDialect<scf::SCFDialect>();
     declareGeneratedDialect<tensor::TensorDialect>();
     declareGeneratedDialect<vector::VectorDialect>();
+    declareGeneratedDialect<linalg::LinalgDialect>();
+    // The vectorizer pads transfers with ub.poison.
+    declareGeneratedDialect<ub::UBDialect>();
     registerTransformOps<
 #define GET_OP_LIST
 #include "tuner/Schedule/TunerTransformOps.cpp.inc"

@@ -154,6 +154,45 @@ private:
     return true;
   }
 
+  /// For a convolution-shaped linalg nest (every index is one loop, a
+  /// constant, or the sum of two loops: a window), the band positions of
+  /// each windowed index's two loops, in the order of the first access that
+  /// has them; nullopt when some index is anything else, or when the nest
+  /// has no window.
+  std::optional<std::vector<std::pair<size_t, size_t>>>
+  windowedLoops(const LoopNest &nest, llvm::ArrayRef<int> band) const {
+    std::vector<std::pair<size_t, size_t>> windows;
+    for (int id : nest.computationIds) {
+      const Computation &comp = tree.computations[id];
+      for (const Access &access : comp.accesses) {
+        if (!access.isAffine)
+          return std::nullopt;
+        for (const std::vector<int64_t> &row : access.matrix) {
+          std::vector<size_t> loops;
+          for (size_t c = 0; c + 1 < row.size(); ++c) {
+            if (row[c] == 0)
+              continue;
+            if (row[c] != 1 || c >= comp.loopIds.size())
+              return std::nullopt;
+            auto it = llvm::find(band, comp.loopIds[c]);
+            if (it == band.end())
+              return std::nullopt;
+            loops.push_back(size_t(it - band.begin()));
+          }
+          if (loops.size() > 2)
+            return std::nullopt;
+          if (loops.size() == 2 &&
+              !llvm::is_contained(windows,
+                                  std::make_pair(loops[0], loops[1])))
+            windows.push_back({loops[0], loops[1]});
+        }
+      }
+    }
+    if (windows.empty())
+      return std::nullopt;
+    return windows;
+  }
+
   llvm::Error add(Parameter parameter, const LoopNest *nest, ParamRole role,
                   int loop = -1) {
     parameter.role = role;
@@ -339,9 +378,39 @@ private:
 
     // Vectorization of the innermost tile (linalg only), offered where the
     // vectorizer can read every operand with plain vector transfers: each
-    // index is one loop or a constant 0 (no stencil shifts, no convolution
-    // windows).
-    if (options.vectorize && isLinalg && hasPlainAccesses(nest)) {
+    // index is one loop or a constant 0 (no stencil shifts); and for
+    // convolutions (a window: the sum of two loops), where every window but
+    // the last (the contiguous one) is cut to size 1 in both its loops, so
+    // that the tile is a 1-D convolution, which the vectorizer handles
+    // (vectorize_tiles decomposes it first).
+    std::optional<std::vector<std::pair<size_t, size_t>>> windows;
+    if (isLinalg && !hasPlainAccesses(nest))
+      windows = windowedLoops(nest, band);
+    // Two ways to vectorize a convolution tile (vectorize_tiles picks by
+    // the tile's shape): every window's reduction loop (kh, kw) cut to size
+    // 1, vectorized along the output's contiguous dimension; or every window
+    // but the last cut to size 1 in both its loops (a 1-D convolution),
+    // vectorized along the channels.
+    std::vector<size_t> widthUnits, channelUnits;
+    if (windows) {
+      for (auto [w, window] : llvm::enumerate(*windows)) {
+        for (size_t p : {window.first, window.second}) {
+          if (!parallelLoop[p])
+            widthUnits.push_back(p);
+          if (w + 1 < windows->size())
+            channelUnits.push_back(p);
+        }
+      }
+    }
+    auto cuttable = [&](llvm::ArrayRef<size_t> positions) {
+      return llvm::all_of(positions, [&](size_t p) {
+        return extents[p] <= 1 || !tileOf(p).empty();
+      });
+    };
+    bool convolution =
+        windows && (cuttable(widthUnits) || cuttable(channelUnits));
+    if (options.vectorize && isLinalg &&
+        (hasPlainAccesses(nest) || convolution)) {
       std::string name = n + ".vectorize";
       Parameter vectorize = Parameter::boolean(name);
       vectorize.defaultValue = ParamValue::boolean(false);
@@ -381,9 +450,37 @@ private:
                             product(all, constantAll), 4 * budget)
                   .str()))
         return err;
+      if (convolution) {
+        // "The loops at `positions` have an innermost tile of 1".
+        auto unitTiles = [&](llvm::ArrayRef<size_t> positions) {
+          if (!cuttable(positions))
+            return std::string("false");
+          std::vector<std::string> unit;
+          for (size_t p : positions) {
+            if (extents[p] <= 1)
+              continue;
+            unit.push_back(
+                rtileOf(p).empty()
+                    ? llvm::formatv("{0} == 1", tileOf(p)).str()
+                    : llvm::formatv("({0} == 1 || {1} == 1)", tileOf(p),
+                                    rtileOf(p))
+                          .str());
+          }
+          return unit.empty() ? std::string("true")
+                              : "(" + llvm::join(unit, " && ") + ")";
+        };
+        std::string width = unitTiles(widthUnits);
+        std::string channels = unitTiles(channelUnits);
+        if (width != "true" && channels != "true")
+          if (auto err = space.addConstraint(
+                  llvm::formatv("!{0} || {1} || {2}", name, width, channels)
+                      .str()))
+            return err;
+      }
 
       // How a contraction's micro-kernel is lowered.
-      bool contraction = llvm::is_contained(parallelLoop, false);
+      bool contraction =
+          llvm::is_contained(parallelLoop, false) && !convolution;
       if (options.contractionLowering && contraction) {
         std::string lowering = n + ".lowering";
         Parameter choice = Parameter::categorical(
