@@ -274,6 +274,9 @@ class Tools:
 # Measuring one kernel
 
 
+BLIS_DIR = Path("/usr/lib/x86_64-linux-gnu/blis-openmp")
+
+
 def reference_variants(kernel):
     """(column, extra clang flags, extra link flags) of the C builds."""
     variants = [("c_o3", [], []), ("polly", ["-mllvm", "-polly"], []),
@@ -282,6 +285,12 @@ def reference_variants(kernel):
                  ["-fopenmp"])]
     if kernel.has_blas:
         variants.append(("openblas", ["-DUSE_BLAS"], ["-lopenblas"]))
+        # BLIS (Debian's libblis-dev, its OpenMP build) through the same
+        # CBLAS calls; its threads follow BLIS_NUM_THREADS.
+        if BLIS_DIR.is_dir():
+            variants.append(("blis", ["-DUSE_BLAS"],
+                             ["-L%s" % BLIS_DIR, "-Wl,-rpath,%s" % BLIS_DIR,
+                              "-lblis", "-fopenmp"]))
     return variants
 
 
@@ -486,7 +495,8 @@ def fmt_search(row):
 
 def table(rows, args):
     header = ["kernel", "shape", "baseline", "tuned", "speedup",
-              "tuned GFLOP/s", "C -O3", "Polly", "Polly parallel", "OpenBLAS"]
+              "tuned GFLOP/s", "C -O3", "Polly", "Polly parallel", "OpenBLAS",
+              "BLIS"]
     if not args.no_tune:
         header.append("search")
     if args.check:
@@ -505,6 +515,7 @@ def table(rows, args):
             fmt_time(median(row.get("polly"))),
             fmt_time(median(row.get("polly_parallel"))),
             fmt_time(median(row.get("openblas"))),
+            fmt_time(median(row.get("blis"))),
         ]
         if not args.no_tune:
             cells.append(fmt_search(row))
@@ -545,8 +556,9 @@ def notes(args, tools, info):
         "C -O3: `clang-22 -O3 -march=native`, one thread, the kernel's loops "
         "in the untuned kernel's order. Polly: the same plus `-mllvm -polly`, "
         "one thread. Polly parallel: plus `-mllvm -polly-parallel -fopenmp`, "
-        "OMP_NUM_THREADS=%d. OpenBLAS: `cblas_sgemm`, OPENBLAS_NUM_THREADS=%d."
-        % (threads, threads),
+        "OMP_NUM_THREADS=%d. OpenBLAS: `cblas_sgemm`, OPENBLAS_NUM_THREADS=%d. "
+        "BLIS: the same calls linked against BLIS's OpenMP build, "
+        "BLIS_NUM_THREADS=%d." % (threads, threads, threads),
     ]
     return "\n".join(text)
 
@@ -626,7 +638,8 @@ def main():
         sys.exit("run.py: %s" % error)
 
     env = dict(os.environ, OMP_NUM_THREADS=str(args.threads),
-               OPENBLAS_NUM_THREADS=str(args.threads))
+               OPENBLAS_NUM_THREADS=str(args.threads),
+               BLIS_NUM_THREADS=str(args.threads))
     rows = []
     for kernel in kernels:
         print("== %s" % kernel.name, file=sys.stderr, flush=True)
