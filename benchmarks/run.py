@@ -118,6 +118,10 @@ class Kernel:
     def has_blas(self):
         return "USE_BLAS" in self.reference.read_text()
 
+    @property
+    def has_dnnl(self):
+        return "USE_DNNL" in self.reference.read_text()
+
 
 _TYPE = re.compile(r"(tensor|memref)<((?:\d+x)+)f32>")
 
@@ -275,6 +279,7 @@ class Tools:
 
 
 BLIS_DIR = Path("/usr/lib/x86_64-linux-gnu/blis-openmp")
+DNNL_HEADER = Path("/usr/include/oneapi/dnnl/dnnl.h")
 
 
 def reference_variants(kernel):
@@ -291,6 +296,8 @@ def reference_variants(kernel):
             variants.append(("blis", ["-DUSE_BLAS"],
                              ["-L%s" % BLIS_DIR, "-Wl,-rpath,%s" % BLIS_DIR,
                               "-lblis", "-fopenmp"]))
+    if kernel.has_dnnl and DNNL_HEADER.exists():
+        variants.append(("onednn", ["-DUSE_DNNL"], ["-ldnnl"]))
     return variants
 
 
@@ -496,7 +503,7 @@ def fmt_search(row):
 def table(rows, args):
     header = ["kernel", "shape", "baseline", "tuned", "speedup",
               "tuned GFLOP/s", "C -O3", "Polly", "Polly parallel", "OpenBLAS",
-              "BLIS"]
+              "BLIS", "oneDNN"]
     if not args.no_tune:
         header.append("search")
     if args.check:
@@ -516,6 +523,7 @@ def table(rows, args):
             fmt_time(median(row.get("polly_parallel"))),
             fmt_time(median(row.get("openblas"))),
             fmt_time(median(row.get("blis"))),
+            fmt_time(median(row.get("onednn"))),
         ]
         if not args.no_tune:
             cells.append(fmt_search(row))
@@ -558,7 +566,10 @@ def notes(args, tools, info):
         "one thread. Polly parallel: plus `-mllvm -polly-parallel -fopenmp`, "
         "OMP_NUM_THREADS=%d. OpenBLAS: `cblas_sgemm`, OPENBLAS_NUM_THREADS=%d. "
         "BLIS: the same calls linked against BLIS's OpenMP build, "
-        "BLIS_NUM_THREADS=%d." % (threads, threads, threads),
+        "BLIS_NUM_THREADS=%d. oneDNN (2.6): its forward convolution "
+        "primitive on the kernel's NCHW/OIHW buffers (bias; ReLU as a "
+        "post-op), created once, OMP_NUM_THREADS=%d."
+        % (threads, threads, threads, threads),
     ]
     return "\n".join(text)
 
