@@ -279,6 +279,13 @@ class Tools:
 
 
 BLIS_DIR = Path("/usr/lib/x86_64-linux-gnu/blis-openmp")
+HALIDE_INCLUDE = Path("/usr/include/halide14")
+HALIDE_PLUGIN_DIR = Path("/usr/lib/x86_64-linux-gnu/halide14")
+# The kernels halide/halide_bench.cpp defines, and the table's columns.
+HALIDE_KERNELS = {"matmul", "convolution", "conv_relu", "doitgen", "heat2d",
+                  "heat3d", "cvtcolor", "box_blur", "mvt"}
+HALIDE_SCHEDULERS = [("halide_adams2019", "Adams2019"),
+                     ("halide_mullapudi2016", "Mullapudi2016")]
 DNNL_HEADER = Path("/usr/include/oneapi/dnnl/dnnl.h")
 
 
@@ -411,7 +418,42 @@ def measure_kernel(kernel, args, tools, work, env):
                                "of %s" % (column, kernel.name), timeout)
         row[column] = step(column, reference)
 
-    # 3. Outputs against the C reference.
+    # 3. Halide's autoschedulers, where the kernel is written in Halide; its
+    # outputs are always compared with the C reference's, so that a Halide
+    # definition that computes something else cannot pass for a figure.
+    if tools.halide_bench and kernel.name in HALIDE_KERNELS:
+        halide_env = dict(env, HL_NUM_THREADS=str(args.threads),
+                          LD_LIBRARY_PATH=str(HALIDE_PLUGIN_DIR))
+        for column, scheduler in HALIDE_SCHEDULERS:
+            def halide():
+                command = [str(tools.halide_bench), kernel.name, scheduler,
+                           str(args.threads)]
+                result = time_binary(command, halide_env, "timing Halide %s "
+                                     "on %s" % (scheduler, kernel.name),
+                                     timeout)
+                binary = out / (kernel.name + ".c_o3")
+                if not binary.exists():
+                    binary = build_reference(tools, kernel, out, "c_o3", [],
+                                             [], env)
+                expected = out / "reference.out"
+                if not expected.exists():
+                    run([str(binary), "--dump", str(expected)], env=env,
+                        timeout=timeout, what="the C reference of " +
+                        kernel.name)
+                actual = out / (column + ".out")
+                run(command + ["--dump", str(actual)], env=halide_env,
+                    timeout=timeout, what="Halide %s on %s" % (scheduler,
+                                                               kernel.name))
+                error = compare(actual, expected)
+                if error > CHECK_TOLERANCE:
+                    raise BenchError("Halide %s's output differs from the C "
+                                     "reference's by %.2e" % (scheduler,
+                                                              error))
+                result["check"] = error
+                return result
+            row[column] = step(column, halide)
+
+    # 4. Outputs against the C reference.
     if args.check:
         def check():
             binary = out / (kernel.name + ".c_o3")
@@ -503,7 +545,7 @@ def fmt_search(row):
 def table(rows, args):
     header = ["kernel", "shape", "baseline", "tuned", "speedup",
               "tuned GFLOP/s", "C -O3", "Polly", "Polly parallel", "OpenBLAS",
-              "BLIS", "oneDNN"]
+              "BLIS", "oneDNN", "Halide Adams2019", "Halide Mullapudi2016"]
     if not args.no_tune:
         header.append("search")
     if args.check:
@@ -524,6 +566,8 @@ def table(rows, args):
             fmt_time(median(row.get("openblas"))),
             fmt_time(median(row.get("blis"))),
             fmt_time(median(row.get("onednn"))),
+            fmt_time(median(row.get("halide_adams2019"))),
+            fmt_time(median(row.get("halide_mullapudi2016"))),
         ]
         if not args.no_tune:
             cells.append(fmt_search(row))
@@ -568,8 +612,11 @@ def notes(args, tools, info):
         "BLIS: the same calls linked against BLIS's OpenMP build, "
         "BLIS_NUM_THREADS=%d. oneDNN (2.6): its forward convolution "
         "primitive on the kernel's NCHW/OIHW buffers (bias; ReLU as a "
-        "post-op), created once, OMP_NUM_THREADS=%d."
-        % (threads, threads, threads, threads),
+        "post-op), created once, OMP_NUM_THREADS=%d. Halide 14: the kernel "
+        "written in Halide (halide/halide_bench.cpp), scheduled by the "
+        "Adams2019 or Mullapudi2016 autoscheduler (parallelism %d), "
+        "JIT-compiled, HL_NUM_THREADS=%d, outputs checked against the C "
+        "reference." % (threads, threads, threads, threads, threads, threads),
     ]
     return "\n".join(text)
 
@@ -645,6 +692,19 @@ def main():
         run([tools.clang, "-O2", str(REFERENCE_DIR / "mlir_driver.c"), "-o",
              str(work / "mlir_driver"), "-ldl", "-lm"],
             what="building mlir_driver")
+        # Halide 14 (libhalide14-0-dev), when installed and needed.
+        tools.halide_bench = None
+        if (HALIDE_INCLUDE.is_dir() and
+                any(k.name in HALIDE_KERNELS for k in kernels)):
+            tools.halide_bench = work / "halide_bench"
+            cxx = (shutil.which(os.path.basename(tools.clang)
+                                .replace("clang", "clang++")) or
+                   shutil.which("clang++-22") or "clang++")
+            run([cxx, "-O2", "-std=c++17",
+                 "-I", str(HALIDE_INCLUDE), "-I", str(REFERENCE_DIR),
+                 str(BENCH_DIR / "halide" / "halide_bench.cpp"), "-o",
+                 str(tools.halide_bench), "-lHalide14", "-lpthread", "-ldl"],
+                what="building halide/halide_bench.cpp")
     except BenchError as error:
         sys.exit("run.py: %s" % error)
 

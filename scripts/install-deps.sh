@@ -6,7 +6,7 @@ packages=(
   cmake ninja-build clang-22 llvm-22 llvm-22-dev llvm-22-tools
   libmlir-22-dev mlir-22-tools libomp-22-dev libpolly-22-dev
   libgtest-dev libgmock-dev libeigen3-dev libsqlite3-dev sqlite3
-  libopenblas-dev libblis-dev libdnnl-dev python3-numpy python3-matplotlib
+  libopenblas-dev libblis-dev libdnnl-dev libhalide14-0-dev python3-numpy python3-matplotlib
 )
 missing=()
 for p in "${packages[@]}"; do
