@@ -642,8 +642,6 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
     SmallVector<linalg::LinalgOp> unitWindows;
     for (Operation *root : roots)
       root->walk([&](linalg::LinalgOp op) {
-        if (isa<linalg::GenericOp>(op))
-          return;
         SmallVector<int64_t> ranges = op.getStaticLoopRanges();
         SmallVector<utils::IteratorType> iterators =
             op.getIteratorTypesArray();
@@ -667,7 +665,9 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
     for (linalg::LinalgOp op : unitWindows) {
       rewriter.setInsertionPoint(op);
       FailureOr<linalg::GenericOp> generic =
-          linalg::generalizeNamedOp(rewriter, op);
+          isa<linalg::GenericOp>(op)
+              ? FailureOr<linalg::GenericOp>(cast<linalg::GenericOp>(op))
+              : linalg::generalizeNamedOp(rewriter, op);
       if (failed(generic))
         continue;
       // Slices, not reshapes: the accumulator's transfers then stay

@@ -392,6 +392,17 @@ private:
     // but the last cut to size 1 in both its loops (a 1-D convolution),
     // vectorized along the channels.
     std::vector<size_t> widthUnits, channelUnits;
+    // A window is an output loop plus a reduction (kernel) loop; upstream's
+    // 1-D convolution path needs a named convolution op.
+    bool namedConvolution = llvm::all_of(nest.computationIds, [&](int id) {
+      llvm::StringRef op = tree.computations[id].opName;
+      return op.starts_with("linalg.conv") ||
+             op.starts_with("linalg.depthwise_conv");
+    });
+    if (windows && llvm::any_of(*windows, [&](std::pair<size_t, size_t> w) {
+          return parallelLoop[w.first] == parallelLoop[w.second];
+        }))
+      windows.reset();
     if (windows) {
       for (auto [w, window] : llvm::enumerate(*windows)) {
         for (size_t p : {window.first, window.second}) {
@@ -407,8 +418,8 @@ private:
         return extents[p] <= 1 || !tileOf(p).empty();
       });
     };
-    bool convolution =
-        windows && (cuttable(widthUnits) || cuttable(channelUnits));
+    bool channelsPossible = namedConvolution && cuttable(channelUnits);
+    bool convolution = windows && (cuttable(widthUnits) || channelsPossible);
     if (options.vectorize && isLinalg &&
         (hasPlainAccesses(nest) || convolution)) {
       std::string name = n + ".vectorize";
@@ -470,7 +481,8 @@ private:
                               : "(" + llvm::join(unit, " && ") + ")";
         };
         std::string width = unitTiles(widthUnits);
-        std::string channels = unitTiles(channelUnits);
+        std::string channels =
+            channelsPossible ? unitTiles(channelUnits) : std::string("false");
         if (width != "true" && channels != "true")
           if (auto err = space.addConstraint(
                   llvm::formatv("!{0} || {1} || {2}", name, width, channels)

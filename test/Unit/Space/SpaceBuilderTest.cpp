@@ -265,12 +265,34 @@ TEST(SpaceBuilder, ShiftedAccessesAreNotVectorized) {
   ASSERT_TRUE(bool(space)) << llvm::toString(space.takeError());
   EXPECT_FALSE(space->indexOf("generic_0.vectorize").has_value());
 
-  // So is a convolution window A[oh + kh].
+  // So is A[i + j] over two parallel loops (not a convolution window).
   Access window{1, false, {{1, 1, 0}}};
   tree.computations[0].accesses = {plain, window};
   space = buildSpace(tree, testTarget());
   ASSERT_TRUE(bool(space)) << llvm::toString(space.takeError());
   EXPECT_FALSE(space->indexOf("generic_0.vectorize").has_value());
+}
+
+TEST(SpaceBuilder, ConvolutionWindowsAreVectorizedWithUnitKernelTiles) {
+  // out[oh] += in[oh + kh] * w[kh]: a window of an output loop and a
+  // reduction loop. A generic op: only the rule that cuts the kernel loop to
+  // size 1 applies (the 1-D convolution path needs a named convolution).
+  ProgramTree tree;
+  tree.functionName = "conv";
+  addLinalgNest(tree, "generic_0", {{64, false}, {3, true}});
+  Access out{0, true, {{1, 0, 0}}};
+  Access in{1, false, {{1, 1, 0}}};
+  Access w{2, false, {{0, 1, 0}}};
+  tree.computations[0].accesses = {out, in, w};
+  llvm::Expected<Space> space = buildSpace(tree, testTarget());
+  ASSERT_TRUE(bool(space)) << llvm::toString(space.takeError());
+  EXPECT_TRUE(space->indexOf("generic_0.vectorize").has_value());
+  EXPECT_TRUE(llvm::any_of(space->getConstraints(), [](const Constraint &c) {
+    return c.getText() == "!generic_0.vectorize || ((generic_0.tile.l1 == 1 "
+                          "|| generic_0.rtile.l1 == 1)) || false";
+  }));
+  // The contraction lowering does not apply to a convolution.
+  EXPECT_FALSE(space->indexOf("generic_0.lowering").has_value());
 }
 
 TEST(SpaceBuilder, AccumulatorFusionNeedsParallelTiles) {
