@@ -1,22 +1,33 @@
 #!/usr/bin/env python3
-"""Tune the benchmark kernels and tabulate them against C references.
+"""Tune the benchmark kernels and tabulate them against C references and peers.
 
-For each kernel in benchmarks/kernels/ (or the ones named), in turn:
+For each kernel in benchmarks/kernels/ (or the ones named), in turn, and for
+each thread count of --threads (e.g. `--threads 1,2`: one table per count):
 
   1. tune it: `tuner-opt KERNEL --tuner-autotune="budget=N seed=S
      strategy=X database=<fresh file> summary-output=<json>" -o tuned.mlir`
      (or, with --no-tune, only measure the untuned kernel: lower it, compile
      it and time it with reference/mlir_driver.c);
   2. build and time its C reference (benchmarks/reference/<kernel>.c) with
-     `clang-22 -O3 -march=native`, with Polly (the same plus `-mllvm -polly`,
-     one thread), with Polly parallel (plus `-mllvm -polly-parallel
-     -fopenmp`, OMP_NUM_THREADS=--threads: the tuner's thread count) and,
-     where the reference has a BLAS variant (matmul, 2mm), with OpenBLAS;
-  3. with --check, compare the outputs of the untuned (and tuned) kernel with
-     the C reference's on the same deterministic inputs.
+     `clang-22 -O3 -march=native` and with Polly (`-mllvm -polly`), both one
+     thread and measured once per kernel, with Polly parallel (plus `-mllvm
+     -polly-parallel -fopenmp`) and, where the reference has a BLAS variant
+     (matmul, 2mm), with OpenBLAS and with BLIS (a separate binary, against
+     BLIS's own cblas.h and libblis), and where it has a oneDNN variant
+     (convolution, conv_relu), with a oneDNN convolution primitive;
+  3. where benchmarks/halide/ has a generator for it, autoschedule it with
+     Halide's Adams2019 and Mullapudi2016 autoschedulers (parallelism = the
+     thread count), compile it ahead of time and time it with
+     benchmarks/halide/driver.c;
+  4. with --check, compare the outputs of the untuned (and tuned) kernel and
+     of every peer with the C reference's on the same deterministic inputs.
 
-Then it prints a Markdown table with the machine and the command line.
-Kernels run one at a time, never in parallel. Standard library only.
+Every multi-threaded program runs with the thread count in OMP_NUM_THREADS,
+OPENBLAS_NUM_THREADS, BLIS_NUM_THREADS and HL_NUM_THREADS. A peer that is not
+installed is shown as "—" with a note (`--list-peers` says what was found).
+Then it prints a Markdown table per thread count with the machine and the
+command line. Kernels run one at a time, never in parallel. Standard library
+only.
 """
 
 import argparse
@@ -32,6 +43,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -39,7 +51,34 @@ BENCH_DIR = Path(__file__).resolve().parent
 REPO_DIR = BENCH_DIR.parent
 KERNEL_DIR = BENCH_DIR / "kernels"
 REFERENCE_DIR = BENCH_DIR / "reference"
+HALIDE_DIR = BENCH_DIR / "halide"
 LLVM_BIN = Path("/usr/lib/llvm-22/bin")
+
+# The measured columns after the tuner's, in table order: (key, heading).
+# "c_o3" and "polly" run one thread and are measured once per kernel; the
+# others run with each thread count of --threads.
+COLUMNS = [
+    ("c_o3", "C -O3"), ("polly", "Polly"), ("polly_parallel", "Polly parallel"),
+    ("openblas", "OpenBLAS"), ("blis", "BLIS"), ("onednn", "oneDNN"),
+    ("halide_adams2019", "Halide Adams2019"),
+    ("halide_mullapudi2016", "Halide Mullapudi2016"),
+]
+SINGLE_THREADED = ("c_o3", "polly")
+PEERS = ("openblas", "blis", "onednn", "halide_adams2019",
+         "halide_mullapudi2016")
+# What --columns accepts besides the keys above.
+COLUMN_GROUPS = {
+    "all": ["baseline"] + [key for key, _ in COLUMNS],
+    "c": ["c_o3", "polly", "polly_parallel"],
+    "peers": list(PEERS),
+    "halide": ["halide_adams2019", "halide_mullapudi2016"],
+}
+# The Halide autoschedulers: column key -> (name for -s, plugin library).
+HALIDE_SCHEDULERS = {
+    "halide_adams2019": ("Adams2019", "libautoschedule_adams2019.so"),
+    "halide_mullapudi2016": ("Mullapudi2016",
+                             "libautoschedule_mullapudi2016.so"),
+}
 
 # The measurement lowering of lib/Measure/Lowering.cpp
 # (buildCpuLoweringPipeline), spelled as a textual pipeline for stock
@@ -95,6 +134,9 @@ class Kernel:
         # timeout for a slow baseline.
         extra = re.search(r"^//\s*autotune:\s*(.+)$", text, re.M)
         self.autotune_options = extra.group(1).strip() if extra else ""
+        # The Halide generator, when it is not benchmarks/halide/<kernel>.cpp.
+        halide = re.search(r"^//\s*halide:\s*(\S+)\s*$", text, re.M)
+        self.halide_name = halide.group(1) if halide else None
 
     def _header(self, text, key):
         match = re.search(r"^//\s*%s:\s*(.+)$" % key, text, re.M)
@@ -121,6 +163,16 @@ class Kernel:
     @property
     def has_dnnl(self):
         return "USE_DNNL" in self.reference.read_text()
+
+    @property
+    def halide_generator(self):
+        """benchmarks/halide/<name>.cpp, where <name> is the kernel's, or the
+        one its `// halide: <name>` header line names (a kernel of another
+        folder reusing a shipped generator on its own shapes); None if there
+        is no such file."""
+        name = self.halide_name or self.name
+        source = HALIDE_DIR / (name + ".cpp")
+        return source if source.exists() else None
 
 
 _TYPE = re.compile(r"(tensor|memref)<((?:\d+x)+)f32>")
@@ -226,6 +278,9 @@ class Tools:
     def __init__(self, args):
         self.tuner_opt = Path(args.tuner_opt)
         self.clang = shutil.which(args.clang) or args.clang
+        # For the Halide generators only.
+        self.cxx_name = args.cxx
+        self.cxx = shutil.which(args.cxx)
         self.mlir_opt = str(LLVM_BIN / "mlir-opt")
         self.mlir_translate = str(LLVM_BIN / "mlir-translate")
         for tool in (self.clang, self.mlir_opt, self.mlir_translate):
@@ -275,37 +330,253 @@ class Tools:
 
 
 # ----------------------------------------------------------------------------
+# Peers: what is installed
+
+
+class Peer:
+    """One peer column: whether it can run here, and how to build it."""
+
+    def __init__(self, key):
+        self.key = key
+        self.label = dict(COLUMNS)[key]
+        self.available = False
+        self.note = ""      # what was found, or why it cannot run
+        self.flags = []     # extra compiler flags of the reference variant
+        self.libs = []      # extra link flags
+        self.info = {}      # paths and versions, for the JSON
+
+    def missing(self, why):
+        self.available = False
+        self.note = why
+        return self
+
+    def found(self, note):
+        self.available = True
+        self.note = note
+        return self
+
+
+def probe(clang, source, flags, libs):
+    """Compiles and runs a small C program; returns its stdout, or raises
+    BenchError with the compiler's or the program's complaint."""
+    with tempfile.TemporaryDirectory(prefix="run-py-probe-") as folder:
+        path = Path(folder) / "probe.c"
+        path.write_text(source)
+        binary = Path(folder) / "probe"
+        run([clang, "-O1"] + flags + [str(path), "-o", str(binary)] + libs,
+            what="a probe")
+        return run([str(binary)], what="a probe", timeout=60)
+
+
+SGEMM_PROBE = """#include <cblas.h>
+#include <stdio.h>
+%s
+int main(void) {
+  float a = 2, b = 3, c = 0;
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 1, 1, 1, 1.0f, &a, 1,
+              &b, 1, 0.0f, &c, 1);
+  if (c != 6.0f)
+    return 1;
+  %s
+  return 0;
+}
+"""
+
+
+def multiarch_dirs(base, pattern):
+    """base/<multiarch>/pattern, this machine's multiarch first."""
+    arch = "%s-linux-gnu" % platform.machine()
+    paths = sorted(Path(base).glob("*/" + pattern))
+    return sorted(paths, key=lambda path: arch not in str(path))
+
+
+def detect_openblas(clang):
+    peer = Peer("openblas")
+    try:
+        config = probe(clang, SGEMM_PROBE % (
+            "char *openblas_get_config(void);",
+            'printf("%s\\n", openblas_get_config());'), [], ["-lopenblas"])
+    except BenchError as error:
+        return peer.missing("OpenBLAS not found (libopenblas-dev): %s"
+                            % str(error).splitlines()[-1])
+    peer.flags, peer.libs = ["-DUSE_BLAS"], ["-lopenblas"]
+    peer.info["config"] = config.strip()
+    return peer.found(config.strip())
+
+
+def detect_blis(clang):
+    """BLIS's own cblas.h and libblis, never OpenBLAS's: Debian installs
+    them as blis-{openmp,pthread,serial} flavours (libblis-dev), upstream
+    as <prefix>/include/blis."""
+    peer = Peer("blis")
+    candidates = []
+    for flavour in ("openmp", "pthread", "serial"):
+        for include in multiarch_dirs("/usr/include", "blis-" + flavour):
+            arch = include.parent.name
+            candidates.append((include, Path("/usr/lib") / arch /
+                               ("blis-" + flavour)))
+    for prefix in ("/usr/local", "/usr", "/opt/blis"):
+        candidates.append((Path(prefix) / "include" / "blis",
+                           Path(prefix) / "lib"))
+    tried = []
+    for include, libdir in candidates:
+        if not (include / "cblas.h").exists() or \
+                not (include / "blis.h").exists():
+            continue
+        libs = ["-L", str(libdir), "-Wl,-rpath," + str(libdir), "-lblis"]
+        tried.append(str(include))
+        try:
+            version = probe(clang, SGEMM_PROBE % (
+                "#include <blis.h>",
+                'printf("%s %s\\n", bli_info_get_version_str(), '
+                'bli_arch_string(bli_arch_query_id()));'),
+                ["-I", str(include)], libs)
+        except BenchError:
+            continue
+        peer.flags = ["-DUSE_BLAS", "-I", str(include)]
+        peer.libs = libs
+        peer.info = {"include": str(include), "lib": str(libdir),
+                     "version": version.strip()}
+        return peer.found("BLIS %s, %s" % (version.strip(), libdir))
+    if tried:
+        return peer.missing("BLIS found in %s but a test program did not "
+                            "build or run" % ", ".join(tried))
+    return peer.missing("BLIS not installed (libblis-dev: no blis.h and "
+                        "cblas.h in /usr/include/<arch>/blis-*/ or "
+                        "<prefix>/include/blis/)")
+
+
+DNNL_PROBE = """#include <dnnl.h>
+#include <stdio.h>
+#if DNNL_VERSION_MAJOR != 2
+#error "the reference's oneDNN variant uses the 2.x C API"
+#endif
+int main(void) {
+  const dnnl_version_t *v = dnnl_version();
+  printf("%d.%d.%d\\n", v->major, v->minor, v->patch);
+  return 0;
+}
+"""
+
+
+def detect_onednn(clang):
+    peer = Peer("onednn")
+    try:
+        version = probe(clang, DNNL_PROBE, [], ["-ldnnl"]).strip()
+    except BenchError as error:
+        return peer.missing("oneDNN 2.x not found (libdnnl-dev): %s"
+                            % str(error).splitlines()[-1])
+    peer.flags, peer.libs = ["-DUSE_DNNL"], ["-ldnnl"]
+    peer.info["version"] = version
+    return peer.found("oneDNN %s" % version)
+
+
+def halide_install():
+    """Halide 14 from Debian (libhalide14-0-dev) or a release unpacked under
+    /usr/local or /opt/halide: its include folder, libHalide, GenGen.cpp and
+    the autoscheduler plugins, as a dict (or a string saying what is
+    missing)."""
+    layouts = []
+    for include in sorted(Path("/usr/include").glob("halide*"),
+                          reverse=True):
+        version = include.name[len("halide"):]
+        for lib in multiarch_dirs("/usr/lib", "libHalide%s.so" % version):
+            layouts.append({
+                "version": version, "include": include, "library": lib,
+                "plugins": lib.parent / ("halide" + version),
+                "gengen": Path("/usr/src/halide%s/GenGen.cpp" % version),
+                "cmake": lib.parent / "cmake" / ("Halide" + version)})
+    for prefix in ("/usr/local", "/opt/halide"):
+        prefix = Path(prefix)
+        layouts.append({
+            "version": "", "include": prefix / "include",
+            "library": prefix / "lib" / "libHalide.so",
+            "plugins": prefix / "lib",
+            "gengen": prefix / "share" / "Halide" / "tools" / "GenGen.cpp",
+            "cmake": prefix / "lib" / "cmake" / "Halide"})
+    for layout in layouts:
+        if not (layout["include"] / "Halide.h").exists() or \
+                not layout["library"].exists():
+            continue
+        if not layout["gengen"].exists():
+            return "Halide found in %s but not its GenGen.cpp (%s)" % (
+                layout["include"], layout["gengen"])
+        version = layout["version"]
+        config = layout["cmake"] / "HalideConfigVersion.cmake"
+        if config.exists():
+            match = re.search(r'PACKAGE_VERSION "([\d.]+)"',
+                              config.read_text())
+            if match:
+                version = match.group(1)
+        layout["version"] = version
+        if version.split(".")[0] != "14":
+            return ("Halide %s found in %s: run.py drives Halide 14's "
+                    "generators (auto_schedule=true machine_params=...)"
+                    % (version or "of unknown version", layout["include"]))
+        return layout
+    return ("Halide not installed (libhalide14-0-dev: no Halide.h and "
+            "libHalide in /usr/include/halide*, /usr/local or /opt/halide)")
+
+
+def detect_halide(tools):
+    peers = {key: Peer(key) for key in HALIDE_SCHEDULERS}
+    layout = halide_install()
+    if isinstance(layout, str):
+        return {key: peer.missing(layout) for key, peer in peers.items()}
+    if not tools.cxx:
+        return {key: peer.missing("no C++ compiler (%s) for the Halide "
+                                  "generators" % tools.cxx_name)
+                for key, peer in peers.items()}
+    for key, (name, plugin) in HALIDE_SCHEDULERS.items():
+        peer = peers[key]
+        path = layout["plugins"] / plugin
+        if not path.exists():
+            peer.missing("Halide %s has no %s" % (layout["version"], path))
+            continue
+        peer.info = {key: str(value) for key, value in layout.items()}
+        peer.info["plugin"] = str(path)
+        peer.info["scheduler"] = name
+        peer.found("Halide %s, %s" % (layout["version"], path))
+    return peers
+
+
+def detect_peers(tools, pretend_missing=()):
+    peers = {"openblas": detect_openblas(tools.clang),
+             "blis": detect_blis(tools.clang),
+             "onednn": detect_onednn(tools.clang)}
+    peers.update(detect_halide(tools))
+    for key in pretend_missing:
+        peers[key].missing("taken as not installed (--pretend-missing)")
+    return peers
+
+
+# ----------------------------------------------------------------------------
 # Measuring one kernel
 
 
-BLIS_DIR = Path("/usr/lib/x86_64-linux-gnu/blis-openmp")
-HALIDE_INCLUDE = Path("/usr/include/halide14")
-HALIDE_PLUGIN_DIR = Path("/usr/lib/x86_64-linux-gnu/halide14")
-# The kernels halide/halide_bench.cpp defines, and the table's columns.
-HALIDE_KERNELS = {"matmul", "convolution", "conv_relu", "doitgen", "heat2d",
-                  "heat3d", "cvtcolor", "box_blur", "mvt"}
-HALIDE_SCHEDULERS = [("halide_adams2019", "Adams2019"),
-                     ("halide_mullapudi2016", "Mullapudi2016")]
-DNNL_HEADER = Path("/usr/include/oneapi/dnnl/dnnl.h")
+def reference_builds(kernel, peers):
+    """column -> (extra clang flags, extra link flags) of the C reference's
+    builds for this kernel: the plain ones, and the library variants whose
+    library is installed."""
+    builds = {"c_o3": ([], []), "polly": (["-mllvm", "-polly"], []),
+              "polly_parallel": (["-mllvm", "-polly", "-mllvm",
+                                  "-polly-parallel", "-fopenmp"],
+                                 ["-fopenmp"])}
+    for key in ("openblas", "blis", "onednn"):
+        if applicable(kernel, key) and peers[key].available:
+            builds[key] = (peers[key].flags, peers[key].libs)
+    return builds
 
 
-def reference_variants(kernel):
-    """(column, extra clang flags, extra link flags) of the C builds."""
-    variants = [("c_o3", [], []), ("polly", ["-mllvm", "-polly"], []),
-                ("polly_parallel", ["-mllvm", "-polly", "-mllvm",
-                                    "-polly-parallel", "-fopenmp"],
-                 ["-fopenmp"])]
-    if kernel.has_blas:
-        variants.append(("openblas", ["-DUSE_BLAS"], ["-lopenblas"]))
-        # BLIS (Debian's libblis-dev, its OpenMP build) through the same
-        # CBLAS calls; its threads follow BLIS_NUM_THREADS.
-        if BLIS_DIR.is_dir():
-            variants.append(("blis", ["-DUSE_BLAS"],
-                             ["-L%s" % BLIS_DIR, "-Wl,-rpath,%s" % BLIS_DIR,
-                              "-lblis", "-fopenmp"]))
-    if kernel.has_dnnl and DNNL_HEADER.exists():
-        variants.append(("onednn", ["-DUSE_DNNL"], ["-ldnnl"]))
-    return variants
+def applicable(kernel, key):
+    """Whether a column exists for this kernel at all."""
+    if key in ("openblas", "blis"):
+        return kernel.has_blas
+    if key == "onednn":
+        return kernel.has_dnnl
+    if key in HALIDE_SCHEDULERS:
+        return kernel.halide_generator is not None
+    return True
 
 
 def build_reference(tools, kernel, out_dir, column, flags, libs, env):
@@ -319,9 +590,18 @@ def build_reference(tools, kernel, out_dir, column, flags, libs, env):
 
 
 def time_binary(command, env, what, timeout):
-    result = last_json(run(command, env=env, timeout=timeout, what=what), what)
-    return {"median_s": result["median_s"], "min_s": result["min_s"],
-            "max_s": result["max_s"]}
+    """Times a program of the protocol; its '# key: value' lines (e.g. the
+    implementation oneDNN chose) are kept with the times."""
+    output = run(command, env=env, timeout=timeout, what=what)
+    result = last_json(output, what)
+    timing = {"median_s": result["median_s"], "min_s": result["min_s"],
+              "max_s": result["max_s"]}
+    for line in output.splitlines():
+        match = re.match(r"#\s*([\w ]+):\s*(.*)$", line)
+        if match:
+            timing[match.group(1).strip().replace(" ", "_")] = \
+                match.group(2).strip()
+    return timing
 
 
 def read_floats(path):
@@ -339,29 +619,135 @@ def compare(actual_path, expected_path):
     if len(actual) != len(expected):
         raise BenchError("%s holds %d floats, %s %d" % (
             actual_path, len(actual), expected_path, len(expected)))
-    scale = max(1.0, max((abs(x) for x in expected), default=0.0))
-    error = 0.0
-    for a, b in zip(actual, expected):
-        diff = abs(a - b)
-        if diff > error:
-            error = diff
-        elif diff != diff and not (a != a and b != b):
-            return math.inf
-    return error / scale
+    scale = max(1.0, max(map(abs, expected), default=0.0))
+    differences = list(map(float.__sub__, actual, expected))
+    if any(map(math.isnan, differences)):
+        # Only a NaN facing the same NaN is a match.
+        for a, b in zip(actual, expected):
+            if (a != a or b != b) and not (a != a and b != b):
+                return math.inf
+        differences = [d for d in differences if d == d]
+    return max(map(abs, differences), default=0.0) / scale
 
 
-def measure_kernel(kernel, args, tools, work, env):
+class Halide:
+    """Builds the Halide generators once (GenGen.cpp plus one generator
+    file each, into <work>/halide/), then autoschedules, compiles and links
+    a kernel's pipeline with the timing driver."""
+
+    def __init__(self, tools, work, args):
+        self.tools = tools
+        self.folder = work / "halide"
+        self.target = args.halide_target
+        self.timeout = args.timeout
+
+    def generator(self, source, info, env):
+        """The generator executable of `source`, rebuilt when a file of
+        benchmarks/halide/ is newer (a generator may include another)."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        include = ["-std=c++17", "-O1", "-I", info["include"]]
+        gengen = self.folder / "GenGen.o"
+        if not gengen.exists():
+            run([self.tools.cxx] + include + ["-c", info["gengen"], "-o",
+                                              str(gengen)],
+                env=env, what="compiling Halide's GenGen.cpp")
+        executable = self.folder / (source.stem + ".generator")
+        newest = max(path.stat().st_mtime for path in HALIDE_DIR.iterdir())
+        if not executable.exists() or executable.stat().st_mtime < newest:
+            library = Path(info["library"])
+            run([self.tools.cxx] + include + ["-I", str(HALIDE_DIR),
+                                              str(source), str(gengen),
+                                              "-o", str(executable),
+                                              "-L", str(library.parent),
+                                              "-Wl,-rpath," +
+                                              str(library.parent),
+                                              "-l" + library.stem[3:],
+                                              "-ldl", "-lpthread"],
+                env=env, what="building the Halide generator " + source.name)
+        return executable
+
+    def build(self, kernel, peer, threads, out_dir, env):
+        """Autoschedules the kernel's generator for `threads` cores,
+        compiles it and links the driver; returns (the driver command,
+        {autoschedule_s, compile_s, schedule})."""
+        info = peer.info
+        scheduler = info["scheduler"]
+        executable = self.generator(kernel.halide_generator, info, env)
+        function = "%s_%s" % (kernel.function, scheduler.lower())
+        folder = out_dir / ("halide-" + scheduler.lower())
+        if folder.exists():
+            shutil.rmtree(folder)
+        (folder / "schedule-only").mkdir(parents=True)
+        command = [str(executable), "-g", "benchmark", "-f", function,
+                   "-p", info["plugin"], "-s", scheduler,
+                   "target=" + self.target, "auto_schedule=true",
+                   "machine_params=%d,%d,40" % (threads, last_level_cache()),
+                   "shapes=" + ",".join(kernel.buffers)]
+        what = "%s on %s" % (scheduler, kernel.name)
+        # The autoscheduler alone: a run that emits only the schedule (it
+        # also starts the generator and lowers the pipeline, but does not
+        # compile it). Its search is deterministic, so the second run, which
+        # compiles, finds the same schedule.
+        started = time.monotonic()
+        run(command[:3] + ["-o", str(folder / "schedule-only"), "-e",
+                           "schedule"] + command[3:],
+            env=env, timeout=self.timeout, what=what)
+        autoschedule = time.monotonic() - started
+        started = time.monotonic()
+        run(command[:3] + ["-o", str(folder), "-e",
+                           "static_library,c_header,schedule"] + command[3:],
+            env=env, timeout=self.timeout, what=what)
+        compile_time = time.monotonic() - started
+        driver = folder / "driver"
+        library = folder / (function + ".a")
+        run([self.tools.clang, "-O2", "-I", str(REFERENCE_DIR), "-I",
+             info["include"], "-DHALIDE_FUNCTION=" + function,
+             str(HALIDE_DIR / "driver.c"), str(library), "-o", str(driver),
+             "-lpthread", "-ldl", "-lm"],
+            env=env, what="linking the Halide driver of " + kernel.name)
+        return [str(driver), ",".join(kernel.buffers)], {
+            "autoschedule_s": autoschedule, "compile_s": compile_time,
+            "schedule": str(folder / (function + ".schedule.h"))}
+
+
+def last_level_cache():
+    """Bytes of cpu0's last-level cache (Halide's machine_params), or
+    Halide's default of 16 MiB."""
+    best = (0, 16 * 1024 * 1024)
+    for index in Path("/sys/devices/system/cpu/cpu0/cache").glob("index*"):
+        try:
+            level = int((index / "level").read_text())
+            size = (index / "size").read_text().strip()
+        except (OSError, ValueError):
+            continue
+        match = re.fullmatch(r"(\d+)([KMG]?)", size)
+        if match and level >= best[0]:
+            scale = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+            best = (level, int(match.group(1)) * scale[match.group(2)])
+    return best[1]
+
+
+def thread_env(base, threads):
+    return dict(base, OMP_NUM_THREADS=str(threads),
+                OPENBLAS_NUM_THREADS=str(threads),
+                BLIS_NUM_THREADS=str(threads), HL_NUM_THREADS=str(threads))
+
+
+def measure_kernel(kernel, args, tools, peers, halide, work, base_env):
+    """Measures one kernel at every thread count; returns a row per count.
+    The one-thread columns (C -O3, Polly) and the untuned kernel's check are
+    measured once and shared by the rows."""
     out = work / kernel.name
     out.mkdir(parents=True, exist_ok=True)
-    row = {"kernel": kernel.name, "function": kernel.function,
-           "shape": kernel.shape, "flops": kernel.flops, "errors": []}
     timeout = args.timeout
+    selected = args.columns
+    shared = {"errors": []}
 
-    def step(name, action):
+    def step(errors, name, action):
         try:
             return action()
         except BenchError as error:
-            row["errors"].append("%s: %s" % (name, error))
+            errors.append("%s: %s" % (name, error))
             print("  %s failed: %s" % (name, error), file=sys.stderr)
             return None
 
@@ -372,110 +758,167 @@ def measure_kernel(kernel, args, tools, work, env):
         return [str(work / "mlir_driver"), str(library), kernel.function,
                 shapes, compared] + extra
 
-    # 1. Tune, or measure the untuned kernel.
-    tuned_module = None
-    if args.no_tune:
-        def baseline():
-            library = tools.lower(kernel.path, out, "baseline", env)
-            return time_binary(driver(library, []), env,
-                               "timing the untuned " + kernel.name, timeout)
-        row["baseline"] = step("baseline", baseline)
-    else:
-        def tune():
-            summary_path = out / "summary.json"
-            database = out / "tuning.db"
-            tuned = out / "tuned.mlir"
-            for stale in (summary_path, database, tuned):
-                if stale.exists():
-                    stale.unlink()
-            options = "budget=%d seed=%d database=%s summary-output=%s" % (
-                args.budget, args.seed, database, summary_path)
-            if args.strategy:
-                options += " strategy=" + args.strategy
-            if kernel.autotune_options:
-                options += " " + kernel.autotune_options
-            command = [str(tools.tuner_opt), str(kernel.path),
-                       "--tuner-autotune=" + options, "-o", str(tuned)]
-            row["tune_command"] = shlex.join(command)
-            started = time.monotonic()
-            run(command, env=env, timeout=args.tune_timeout,
-                what="tuning " + kernel.name)
-            row["tune_wall_s"] = time.monotonic() - started
-            return json.loads(summary_path.read_text()), tuned
-        tuned_result = step("tuning", tune)
-        if tuned_result:
-            summary, tuned_module = tuned_result
-            row["summary"] = summary
-            row["baseline"] = summary.get("baseline")
-            row["best"] = summary.get("best")
+    builds = reference_builds(kernel, peers)
+    binaries = {}   # column -> command (built once, timed per thread count)
 
-    # 2. The C references.
-    for column, flags, libs in reference_variants(kernel):
-        def reference():
-            binary = build_reference(tools, kernel, out, column, flags, libs,
-                                     env)
-            return time_binary([str(binary)], env, "timing the %s reference "
-                               "of %s" % (column, kernel.name), timeout)
-        row[column] = step(column, reference)
+    def reference_command(column, env):
+        if column not in binaries:
+            flags, libs = builds[column]
+            binaries[column] = [str(build_reference(
+                tools, kernel, out, column, flags, libs, env))]
+        return binaries[column]
 
-    # 3. Halide's autoschedulers, where the kernel is written in Halide; its
-    # outputs are always compared with the C reference's, so that a Halide
-    # definition that computes something else cannot pass for a figure.
-    if tools.halide_bench and kernel.name in HALIDE_KERNELS:
-        halide_env = dict(env, HL_NUM_THREADS=str(args.threads),
-                          LD_LIBRARY_PATH=str(HALIDE_PLUGIN_DIR))
-        for column, scheduler in HALIDE_SCHEDULERS:
-            def halide():
-                command = [str(tools.halide_bench), kernel.name, scheduler,
-                           str(args.threads)]
-                result = time_binary(command, halide_env, "timing Halide %s "
-                                     "on %s" % (scheduler, kernel.name),
-                                     timeout)
-                binary = out / (kernel.name + ".c_o3")
-                if not binary.exists():
-                    binary = build_reference(tools, kernel, out, "c_o3", [],
-                                             [], env)
-                expected = out / "reference.out"
-                if not expected.exists():
-                    run([str(binary), "--dump", str(expected)], env=env,
-                        timeout=timeout, what="the C reference of " +
-                        kernel.name)
-                actual = out / (column + ".out")
-                run(command + ["--dump", str(actual)], env=halide_env,
-                    timeout=timeout, what="Halide %s on %s" % (scheduler,
-                                                               kernel.name))
-                error = compare(actual, expected)
-                if error > CHECK_TOLERANCE:
-                    raise BenchError("Halide %s's output differs from the C "
-                                     "reference's by %.2e" % (scheduler,
-                                                              error))
-                result["check"] = error
-                return result
-            row[column] = step(column, halide)
+    def time_reference(column, env):
+        return time_binary(reference_command(column, env), env,
+                           "timing the %s reference of %s"
+                           % (column, kernel.name), timeout)
 
-    # 4. Outputs against the C reference.
-    if args.check:
-        def check():
-            binary = out / (kernel.name + ".c_o3")
-            if not binary.exists():
-                binary = build_reference(tools, kernel, out, "c_o3", [], [],
-                                         env)
-            expected = out / "reference.out"
-            run([str(binary), "--dump", str(expected)], env=env,
-                timeout=timeout, what="the C reference of " + kernel.name)
-            checked = {}
-            modules = [("untuned", kernel.path)]
+    first_env = thread_env(base_env, args.threads[0])
+    for column in SINGLE_THREADED:
+        if column in selected:
+            shared[column] = step(shared["errors"], column,
+                                  lambda: time_reference(column, first_env))
+
+    # The C reference's outputs, which every check compares with.
+    expected = out / "reference.out"
+
+    def reference_output():
+        if not expected.exists():
+            run(reference_command("c_o3", first_env) + ["--dump",
+                                                        str(expected)],
+                env=first_env, timeout=timeout,
+                what="the C reference of " + kernel.name)
+        return expected
+
+    if expected.exists():
+        expected.unlink()
+
+    def check_module(label, module, folder, env):
+        library = tools.lower(module, folder, "check-" + label, env)
+        actual = folder / (label + ".out")
+        run(driver(library, ["--dump", str(actual)]), env=env,
+            timeout=timeout, what="the %s %s" % (label, kernel.name))
+        return compare(actual, reference_output())
+
+    def check_command(label, command, folder, env):
+        actual = folder / (label + ".out")
+        run(command + ["--dump", str(actual)], env=env, timeout=timeout,
+            what="the %s %s" % (label, kernel.name))
+        return compare(actual, reference_output())
+
+    shared_check = {}
+    if args.check and (not args.no_tune or "baseline" in selected):
+        error = step(shared["errors"], "check untuned",
+                     lambda: check_module("untuned", kernel.path, out,
+                                          first_env))
+        if error is not None:
+            shared_check["untuned"] = error
+
+    rows = []
+    for threads in args.threads:
+        env = thread_env(base_env, threads)
+        if len(args.threads) > 1:
+            print("-- %s, %d thread%s" % (kernel.name, threads,
+                                           "s" if threads > 1 else ""),
+                  file=sys.stderr, flush=True)
+        folder = out / ("t%d" % threads)
+        folder.mkdir(parents=True, exist_ok=True)
+        row = {"kernel": kernel.name, "function": kernel.function,
+               "shape": kernel.shape, "flops": kernel.flops,
+               "threads": threads, "errors": list(shared["errors"])}
+        for column in SINGLE_THREADED:
+            row[column] = shared.get(column)
+        errors = row["errors"]
+
+        # 1. Tune, or measure the untuned kernel.
+        tuned_module = None
+        if args.no_tune:
+            if "baseline" in selected:
+                def baseline():
+                    library = tools.lower(kernel.path, folder, "baseline",
+                                          env)
+                    return time_binary(driver(library, []), env,
+                                       "timing the untuned " + kernel.name,
+                                       timeout)
+                row["baseline"] = step(errors, "baseline", baseline)
+        else:
+            def tune():
+                summary_path = folder / "summary.json"
+                database = folder / "tuning.db"
+                tuned = folder / "tuned.mlir"
+                for stale in (summary_path, database, tuned):
+                    if stale.exists():
+                        stale.unlink()
+                options = "budget=%d seed=%d database=%s summary-output=%s" % (
+                    args.budget, args.seed, database, summary_path)
+                if args.strategy:
+                    options += " strategy=" + args.strategy
+                if kernel.autotune_options:
+                    options += " " + kernel.autotune_options
+                command = [str(tools.tuner_opt), str(kernel.path),
+                           "--tuner-autotune=" + options, "-o", str(tuned)]
+                row["tune_command"] = shlex.join(command)
+                started = time.monotonic()
+                run(command, env=env, timeout=args.tune_timeout,
+                    what="tuning " + kernel.name)
+                row["tune_wall_s"] = time.monotonic() - started
+                return json.loads(summary_path.read_text()), tuned
+            tuned_result = step(errors, "tuning", tune)
+            if tuned_result:
+                summary, tuned_module = tuned_result
+                row["summary"] = summary
+                row["baseline"] = summary.get("baseline")
+                row["best"] = summary.get("best")
+
+        # 2. The multi-threaded C builds and the libraries.
+        commands = {}
+        for column in ("polly_parallel", "openblas", "blis", "onednn"):
+            if column in selected and column in builds:
+                row[column] = step(errors, column,
+                                   lambda: time_reference(column, env))
+                if row[column] is not None:
+                    commands[column] = binaries[column]
+
+        # 3. Halide, autoscheduled for this thread count.
+        for column in HALIDE_SCHEDULERS:
+            if column in selected and applicable(kernel, column) and \
+                    peers[column].available:
+                def halide_column():
+                    command, info = halide.build(kernel, peers[column],
+                                                 threads, folder, env)
+                    commands[column] = command
+                    timing = time_binary(command, env, "timing %s of %s" % (
+                        dict(COLUMNS)[column], kernel.name), timeout)
+                    timing.update(info)
+                    return timing
+                row[column] = step(errors, column, halide_column)
+
+        # 4. Outputs against the C reference.
+        if args.check:
+            check = dict(shared_check)
             if tuned_module is not None:
-                modules.append(("tuned", tuned_module))
-            for label, module in modules:
-                library = tools.lower(module, out, "check-" + label, env)
-                actual = out / (label + ".out")
-                run(driver(library, ["--dump", str(actual)]), env=env,
-                    timeout=timeout, what="the %s %s" % (label, kernel.name))
-                checked[label] = compare(actual, expected)
-            return checked
-        row["check"] = step("check", check)
-    return row
+                error = step(errors, "check tuned",
+                             lambda: check_module("tuned", tuned_module,
+                                                  folder, env))
+                if error is not None:
+                    check["tuned"] = error
+            for column, command in commands.items():
+                label = CHECK_LABELS[column]
+                error = step(errors, "check " + label,
+                             lambda: check_command(column, command, folder,
+                                                   env))
+                if error is not None:
+                    check[label] = error
+            row["check"] = check
+        rows.append(row)
+    return rows
+
+
+# The labels of the peers' results in the check column.
+CHECK_LABELS = {"polly_parallel": "Polly parallel", "openblas": "OpenBLAS",
+                "blis": "BLIS", "onednn": "oneDNN",
+                "halide_adams2019": "Adams2019",
+                "halide_mullapudi2016": "Mullapudi2016"}
 
 
 # ----------------------------------------------------------------------------
@@ -524,6 +967,8 @@ def fmt_check(row):
     for label, error in check.items():
         verdict = "ok" if error <= CHECK_TOLERANCE else "MISMATCH"
         parts.append("%s %s (%.1e)" % (label, verdict, error))
+    if any(e.startswith("check") for e in row["errors"]):
+        parts.append("errors")
     return ", ".join(parts)
 
 
@@ -542,10 +987,21 @@ def fmt_search(row):
     return text
 
 
+def fmt_autoschedule(row):
+    """Seconds the Halide autoschedulers took: Adams2019 / Mullapudi2016."""
+    cells = []
+    for column in HALIDE_SCHEDULERS:
+        entry = row.get(column)
+        cells.append("%.2g s" % entry["autoschedule_s"]
+                     if isinstance(entry, dict) and "autoschedule_s" in entry
+                     else "—")
+    return "—" if cells == ["—", "—"] else " / ".join(cells)
+
+
 def table(rows, args):
     header = ["kernel", "shape", "baseline", "tuned", "speedup",
-              "tuned GFLOP/s", "C -O3", "Polly", "Polly parallel", "OpenBLAS",
-              "BLIS", "oneDNN", "Halide Adams2019", "Halide Mullapudi2016"]
+              "tuned GFLOP/s"] + [title for _, title in COLUMNS] + \
+             ["Halide autoschedule (A / M)"]
     if not args.no_tune:
         header.append("search")
     if args.check:
@@ -560,21 +1016,27 @@ def table(rows, args):
             fmt_time(tuned),
             fmt_speedup(best),
             "%.2f" % (row["flops"] / tuned / 1e9) if tuned else "—",
-            fmt_time(median(row.get("c_o3"))),
-            fmt_time(median(row.get("polly"))),
-            fmt_time(median(row.get("polly_parallel"))),
-            fmt_time(median(row.get("openblas"))),
-            fmt_time(median(row.get("blis"))),
-            fmt_time(median(row.get("onednn"))),
-            fmt_time(median(row.get("halide_adams2019"))),
-            fmt_time(median(row.get("halide_mullapudi2016"))),
-        ]
+        ] + [fmt_time(median(row.get(key))) for key, _ in COLUMNS] + \
+            [fmt_autoschedule(row)]
         if not args.no_tune:
             cells.append(fmt_search(row))
         if args.check:
             cells.append(fmt_check(row))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def tables(rows, args):
+    """One table per thread count; headed by the count when there are
+    several."""
+    if len(args.threads) == 1:
+        return table(rows, args)
+    parts = []
+    for threads in args.threads:
+        parts.append("### %d thread%s\n\n%s" % (
+            threads, "s" if threads > 1 else "",
+            table([row for row in rows if row["threads"] == threads], args)))
+    return "\n\n".join(parts)
 
 
 def machine():
@@ -590,38 +1052,90 @@ def machine():
             "kernel": platform.release(), "host": platform.node()}
 
 
-def notes(args, tools, info):
-    threads = args.threads
+def notes(args, tools, peers, kernels, rows, info):
+    threads = ", ".join(str(t) for t in args.threads)
+    counts = "T = %s (one table per T)" % threads \
+        if len(args.threads) > 1 else "T = %s" % threads
     text = [
         "Machine: %s, %d cores (%s). %s." % (
             info["cpu"], info["cores"], info["host"],
             datetime.datetime.now().strftime("%Y-%m-%d %H:%M")),
         "Command: `%s`" % shlex.join([sys.argv[0]] + sys.argv[1:]),
         "Times: median seconds per call over >= 5 repetitions of >= 20 ms "
-        "each, after a warm-up. Baseline: the untuned kernel, %s. %s ran "
-        "with OMP_NUM_THREADS=%d." % (
+        "each, after a warm-up. Threads: %s; every multi-threaded column ran "
+        "with OMP_NUM_THREADS = OPENBLAS_NUM_THREADS = BLIS_NUM_THREADS = "
+        "HL_NUM_THREADS = T. Baseline: the untuned kernel, %s. %s ran with "
+        "OMP_NUM_THREADS=T." % (
+            counts,
             "measured by the autotune pass in the same session"
             if not args.no_tune else
             "lowered by " + tools.lowering + " and timed by mlir_driver",
-            "The kernels" if args.no_tune else "The tuner and its measurements",
-            threads),
+            "The kernels" if args.no_tune else "The tuner and its measurements"),
         "C -O3: `clang-22 -O3 -march=native`, one thread, the kernel's loops "
         "in the untuned kernel's order. Polly: the same plus `-mllvm -polly`, "
-        "one thread. Polly parallel: plus `-mllvm -polly-parallel -fopenmp`, "
-        "OMP_NUM_THREADS=%d. OpenBLAS: `cblas_sgemm`, OPENBLAS_NUM_THREADS=%d. "
-        "BLIS: the same calls linked against BLIS's OpenMP build, "
-        "BLIS_NUM_THREADS=%d. oneDNN (2.6): its forward convolution "
-        "primitive on the kernel's NCHW/OIHW buffers (bias; ReLU as a "
-        "post-op), created once, OMP_NUM_THREADS=%d. Halide 14: the kernel "
-        "written in Halide (halide/halide_bench.cpp), scheduled by the "
-        "Adams2019 or Mullapudi2016 autoscheduler (parallelism %d), "
-        "JIT-compiled, HL_NUM_THREADS=%d, outputs checked against the C "
-        "reference." % (threads, threads, threads, threads, threads, threads),
+        "one thread (both measured once, shown in every table). Polly "
+        "parallel: plus `-mllvm -polly-parallel -fopenmp`. OpenBLAS and BLIS: "
+        "`cblas_sgemm` (matmul, 2mm). oneDNN: a convolution primitive with "
+        "bias (and a ReLU post-op), plain NCHW/OIHW f32 on the kernel's "
+        "buffers. Halide: benchmarks/halide/<kernel>.cpp autoscheduled with "
+        "machine_params=T,%d,40 for target=%s, compiled ahead of time; "
+        "\"Halide autoschedule\" is the seconds of a generator run that only "
+        "emits the schedule." % (last_level_cache(), args.halide_target),
     ]
+    implementations = sorted({"%s: %s" % (row["kernel"],
+                                          row["onednn"]["implementation"])
+                              for row in rows
+                              if isinstance(row.get("onednn"), dict) and
+                              "implementation" in row["onednn"]})
+    if implementations:
+        text.append("oneDNN chose: %s." % "; ".join(implementations))
+    found = ["%s: %s" % (peer.label, peer.note) for peer in peers.values()
+             if peer.available]
+    if found:
+        text.append("Peers: %s." % "; ".join(found))
+    for peer in peers.values():
+        if not peer.available and any(applicable(k, peer.key)
+                                      for k in kernels):
+            text.append("%s: — (%s)." % (peer.label, peer.note))
+    no_halide = [k.name for k in kernels if k.halide_generator is None]
+    if no_halide:
+        text.append("Halide: no generator in benchmarks/halide/ for %s."
+                    % ", ".join(no_halide))
+    skipped = [title for key, title in COLUMNS if key not in args.columns]
+    if skipped:
+        text.append("Not measured (--columns): %s." % ", ".join(skipped))
     return "\n".join(text)
 
 
 # ----------------------------------------------------------------------------
+
+
+def parse_threads(text):
+    counts = []
+    for item in text.split(","):
+        item = item.strip()
+        if not item.isdigit() or int(item) < 1:
+            raise ValueError(text)
+        if int(item) not in counts:
+            counts.append(int(item))
+    if not counts:
+        raise ValueError(text)
+    return counts
+
+
+def parse_columns(text):
+    known = ["baseline"] + [key for key, _ in COLUMNS]
+    columns = set()
+    for item in text.split(","):
+        item = item.strip().lower().replace("-", "_")
+        if item in COLUMN_GROUPS:
+            columns.update(COLUMN_GROUPS[item])
+        elif item in known:
+            columns.add(item)
+        else:
+            raise ValueError("unknown column '%s'; known: %s" % (
+                item, ", ".join(known + sorted(COLUMN_GROUPS))))
+    return columns
 
 
 def main():
@@ -638,13 +1152,29 @@ def main():
                         help="seed of the search")
     parser.add_argument("--strategy", default="",
                         help="search strategy (default: the pass's default)")
-    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1,
-                        help="OMP_NUM_THREADS for the tuner and "
-                             "OPENBLAS_NUM_THREADS (default: all cores)")
+    parser.add_argument("--threads", default=str(os.cpu_count() or 1),
+                        help="thread count T, or comma-separated counts "
+                             "(e.g. 1,2: everything is measured, and tuned, "
+                             "once per count, a table each); T goes to "
+                             "OMP_NUM_THREADS, OPENBLAS_NUM_THREADS, "
+                             "BLIS_NUM_THREADS, HL_NUM_THREADS and Halide's "
+                             "parallelism (default: all cores)")
+    parser.add_argument("--columns", default="all",
+                        help="comma-separated measurements to make: baseline "
+                             "(the untuned kernel, with --no-tune), c_o3, "
+                             "polly, polly_parallel, openblas, blis, onednn, "
+                             "halide_adams2019, halide_mullapudi2016, or the "
+                             "groups c, peers, halide, all (default: all)")
     parser.add_argument("--no-tune", action="store_true",
                         help="do not tune: time the untuned kernels instead")
     parser.add_argument("--check", action="store_true",
-                        help="compare kernel outputs with the C reference")
+                        help="compare kernel and peer outputs with the C "
+                             "reference")
+    parser.add_argument("--list-peers", action="store_true",
+                        help="say which peers are installed, and exit")
+    parser.add_argument("--pretend-missing", default="",
+                        help="comma-separated peers to take as not installed "
+                             "(for tests)")
     parser.add_argument("--out", type=Path,
                         help="also write the table to OUT and the raw "
                              "results to OUT with the suffix .json")
@@ -660,14 +1190,48 @@ def main():
     parser.add_argument("--tuner-opt", default=str(REPO_DIR / "build" / "bin" /
                                                    "tuner-opt"))
     parser.add_argument("--clang", default="clang-22")
+    parser.add_argument("--cxx", default="clang++-22",
+                        help="C++ compiler of the Halide generators")
+    parser.add_argument("--halide-target", default="host",
+                        help="Halide target of the generators (default: "
+                             "host)")
     parser.add_argument("--timeout", type=float, default=600,
                         help="seconds one reference or driver run may take")
     parser.add_argument("--tune-timeout", type=float, default=None,
                         help="seconds one autotune run may take (default: "
                              "no limit)")
     args = parser.parse_args()
-    if args.threads < 1 or args.budget < 0:
-        parser.error("--threads must be >= 1 and --budget >= 0")
+    try:
+        args.threads = parse_threads(args.threads)
+    except ValueError:
+        parser.error("--threads takes counts >= 1, comma-separated, not '%s'"
+                     % args.threads)
+    try:
+        args.columns = parse_columns(args.columns)
+    except ValueError as error:
+        parser.error("--columns: %s" % error)
+    if args.budget < 0:
+        parser.error("--budget must be >= 0")
+    pretend = [p.strip().lower().replace("-", "_")
+               for p in args.pretend_missing.split(",") if p.strip()]
+    expanded = []
+    for name in pretend:
+        expanded += COLUMN_GROUPS["halide"] if name == "halide" else [name]
+    unknown = [name for name in expanded if name not in PEERS]
+    if unknown:
+        parser.error("--pretend-missing: unknown peer(s) %s; known: %s"
+                     % (", ".join(unknown), ", ".join(PEERS + ("halide",))))
+
+    if args.list_peers:
+        try:
+            tools = Tools(args)
+            peers = detect_peers(tools, expanded)
+        except BenchError as error:
+            sys.exit("run.py: %s" % error)
+        for peer in peers.values():
+            print("%s: %s: %s" % (peer.key, "available" if peer.available
+                                  else "missing", peer.note))
+        return
 
     available = {p.stem: p for p in sorted(args.kernel_dir.glob("*.mlir"))}
     if not available:
@@ -687,42 +1251,37 @@ def main():
         for kernel in kernels:
             if not kernel.reference.exists():
                 raise BenchError("no C reference %s" % kernel.reference)
+            if kernel.halide_name and kernel.halide_generator is None:
+                raise BenchError("%s: no Halide generator %s.cpp in %s" % (
+                    kernel.path, kernel.halide_name, HALIDE_DIR))
         work = args.work_dir.resolve()
         work.mkdir(parents=True, exist_ok=True)
         run([tools.clang, "-O2", str(REFERENCE_DIR / "mlir_driver.c"), "-o",
              str(work / "mlir_driver"), "-ldl", "-lm"],
             what="building mlir_driver")
-        # Halide 14 (libhalide14-0-dev), when installed and needed.
-        tools.halide_bench = None
-        if (HALIDE_INCLUDE.is_dir() and
-                any(k.name in HALIDE_KERNELS for k in kernels)):
-            tools.halide_bench = work / "halide_bench"
-            cxx = (shutil.which(os.path.basename(tools.clang)
-                                .replace("clang", "clang++")) or
-                   shutil.which("clang++-22") or "clang++")
-            run([cxx, "-O2", "-std=c++17",
-                 "-I", str(HALIDE_INCLUDE), "-I", str(REFERENCE_DIR),
-                 str(BENCH_DIR / "halide" / "halide_bench.cpp"), "-o",
-                 str(tools.halide_bench), "-lHalide14", "-lpthread", "-ldl"],
-                what="building halide/halide_bench.cpp")
+        peers = detect_peers(tools, expanded)
     except BenchError as error:
         sys.exit("run.py: %s" % error)
 
-    env = dict(os.environ, OMP_NUM_THREADS=str(args.threads),
-               OPENBLAS_NUM_THREADS=str(args.threads),
-               BLIS_NUM_THREADS=str(args.threads))
+    halide = Halide(tools, work, args)
     rows = []
     for kernel in kernels:
         print("== %s" % kernel.name, file=sys.stderr, flush=True)
-        rows.append(measure_kernel(kernel, args, tools, work, env))
+        rows += measure_kernel(kernel, args, tools, peers, halide, work,
+                               dict(os.environ))
 
     info = machine()
-    text = table(rows, args) + "\n\n" + notes(args, tools, info) + "\n"
+    text = tables(rows, args) + "\n\n" + notes(args, tools, peers, kernels,
+                                               rows, info) + "\n"
     print(text)
     if args.out:
         args.out.write_text(text)
         raw = {"machine": info, "command": sys.argv, "threads": args.threads,
-               "lowering": tools.lowering, "rows": rows}
+               "lowering": tools.lowering,
+               "peers": {key: {"available": peer.available,
+                               "note": peer.note, "info": peer.info}
+                         for key, peer in peers.items()},
+               "rows": rows}
         args.out.with_suffix(".json").write_text(json.dumps(raw, indent=2) +
                                                  "\n")
     failed = [row["kernel"] for row in rows if row["errors"]]

@@ -2,6 +2,7 @@
 //
 // shape: A 64x64, B 64x64 -> C 64x64
 // flops: 2*64*64*64
+// halide: matmul
 func.func @small_mm(%A: tensor<64x64xf32>, %B: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<64x64xf32>
