@@ -8,9 +8,18 @@
 #include <cblas.h>
 #endif
 
-#define M 1024
-#define N 1024
-#define K 1024
+/* Sizes (MATMUL_SIZE) and the kernel's name may be set by a file that
+ * includes this one, as the held-out matmul_1000 and matmul_1021 do (not as
+ * M, N, K: cblas.h names its parameters so). */
+#ifndef MATMUL_SIZE
+#define MATMUL_SIZE 1024
+#endif
+#define M MATMUL_SIZE
+#define N MATMUL_SIZE
+#define K MATMUL_SIZE
+#ifndef KERNEL_NAME
+#define KERNEL_NAME "matmul"
+#endif
 
 static float *A, *B, *C;
 
@@ -44,5 +53,5 @@ int main(int argc, char **argv) {
   B = bench_buffer((size_t)K * N, 1);
   C = bench_buffer((size_t)M * N, 2);
   struct bench_output outputs[] = {{C, (size_t)M * N}};
-  return bench_main(argc, argv, "matmul", call, NULL, outputs, 1);
+  return bench_main(argc, argv, KERNEL_NAME, call, NULL, outputs, 1);
 }
