@@ -323,9 +323,14 @@ class Tools:
         run([self.mlir_translate, "--mlir-to-llvmir", str(lowered), "-o",
              str(ll)], env=env, what="mlir-translate " + stem)
         library = out_dir / (stem + ".so")
+        # MLIR's C runner utils hold memrefCopy, which a copy between
+        # buffers of dynamic shape (a partial tile) lowers to; the tuner's
+        # own harness links them the same way.
+        runtime = Path("/usr/lib/llvm-22/lib")
         run([self.clang, "-O3", "-march=native", "-shared", "-fPIC",
              "-fopenmp", "-Wno-override-module", str(ll), "-o",
-             str(library)], env=env, what="compiling " + stem)
+             str(library), "-L%s" % runtime, "-Wl,-rpath,%s" % runtime,
+             "-lmlir_c_runner_utils"], env=env, what="compiling " + stem)
         return library
 
 
