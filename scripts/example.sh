@@ -14,6 +14,6 @@ build/bin/tuner-opt examples/matmul.mlir \
   -o "$out/matmul.tuned.mlir"
 echo
 echo "tuned IR:          $out/matmul.tuned.mlir"
-echo "schedule (replay): mlir-opt examples/matmul.mlir --transform-preload-library=transform-library-paths=$out/schedule.mlir --transform-interpreter"
+echo "schedule (replay): mlir-opt --load-dialect-plugin=build/lib/TunerPlugin.so examples/matmul.mlir --transform-preload-library=transform-library-paths=$out/schedule.mlir --transform-interpreter"
 echo "summary:           $out/summary.json"
 echo "measurements:      build/bin/tuner-db --db $out/tuning.db list"
