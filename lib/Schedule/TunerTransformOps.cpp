@@ -548,12 +548,14 @@ static void castToStaticOperands(TransformRewriter &rewriter,
   // Results take the types of their (now static) inits; users see the old
   // types through casts.
   rewriter.setInsertionPointAfter(op);
-  for (auto [result, init] :
+  for (auto [opResult, opInit] :
        llvm::zip(op->getResults(), op.getDpsInits())) {
+    Value result = opResult;
+    Type newType = opInit.getType();
     Type oldType = result.getType();
-    if (oldType == init.getType())
+    if (oldType == newType)
       continue;
-    rewriter.modifyOpInPlace(op, [&] { result.setType(init.getType()); });
+    rewriter.modifyOpInPlace(op, [&] { result.setType(newType); });
     Value back =
         tensor::CastOp::create(rewriter, op.getLoc(), oldType, result);
     rewriter.replaceAllUsesExcept(result, back, back.getDefiningOp());
