@@ -460,11 +460,10 @@ static void versionPartialTiles(TransformRewriter &rewriter,
     });
 }
 
-/// Tiles each linalg op inside `roots` whose loops have sizes known only at
-/// run time: by `sizeOf(op, loop)` along those loops (0: not tiled).
-static void
-tileDynamicLoops(TransformRewriter &rewriter, ArrayRef<Operation *> roots,
-                 function_ref<int64_t(linalg::LinalgOp, unsigned)> sizeOf) {
+/// Cuts each linalg op inside `roots` whose loops have sizes known only at
+/// run time into slices of size 1 along those loops, which are static.
+static void sliceDynamicLoops(TransformRewriter &rewriter,
+                              ArrayRef<Operation *> roots) {
   SmallVector<linalg::LinalgOp> dynamicOps;
   for (Operation *root : roots)
     root->walk([&](linalg::LinalgOp op) {
@@ -474,8 +473,8 @@ tileDynamicLoops(TransformRewriter &rewriter, ArrayRef<Operation *> roots,
   for (linalg::LinalgOp op : dynamicOps) {
     SmallVector<OpFoldResult> tileSizes;
     bool tiles = false;
-    for (auto [loop, range] : llvm::enumerate(op.getStaticLoopRanges())) {
-      int64_t size = ShapedType::isDynamic(range) ? sizeOf(op, loop) : 0;
+    for (int64_t range : op.getStaticLoopRanges()) {
+      int64_t size = ShapedType::isDynamic(range) ? 1 : 0;
       tiles |= size > 0;
       tileSizes.push_back(rewriter.getIndexAttr(size));
     }
@@ -618,8 +617,7 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
   // 2. What stays partial (the last tile of an scf.forall) is cut into
   // slices of size 1 along its dynamic loops, which are static; operands
   // whose sizes follow from static loops get static types.
-  tileDynamicLoops(rewriter, roots,
-                   [](linalg::LinalgOp, unsigned) { return int64_t(1); });
+  sliceDynamicLoops(rewriter, roots);
   canonicalize();
   {
     SmallVector<linalg::LinalgOp> ops;
