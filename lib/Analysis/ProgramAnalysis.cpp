@@ -826,7 +826,16 @@ void TreeBuilder::addSkewBand(LoopNest &nest, affine::AffineForOp root) {
     return;
   std::string why;
   FailureOr<AffineBand> band = getAffineBand(root, depth, fusedDepth, why);
-  if (failed(band) || failed(planTimeTiling(*band, why)))
+  if (failed(band))
+    return;
+  // The transform ops skew and fuse loops of step 1 without iteration
+  // arguments (bounds are constant in every affine nest the tree holds).
+  auto isUnitLoop = [](affine::AffineForOp loop) {
+    return loop.getStepAsInt() == 1 && loop.getNumIterOperands() == 0;
+  };
+  if (!llvm::all_of(band->loops, isUnitLoop) ||
+      !llvm::all_of(band->siblings, isUnitLoop) ||
+      failed(planTimeTiling(*band, why)))
     return;
   for (affine::AffineForOp loop : band->loops)
     nest.skewBand.push_back(loopOfInductionVar.lookup(loop.getInductionVar()));

@@ -163,3 +163,21 @@ func.func @statements(%A: memref<8xf32>, %B: memref<8xf32>, %C: memref<8xf32>) {
   }
   return
 }
+
+// The seidel-like update again, its inner loop striding by 2 (and its
+// accesses with it): not fully permutable, but skewing (which takes loops
+// of step 1) does not apply.
+// CHECK-LABEL: function @strided_seidel
+// CHECK:         band: nest_0.d0 nest_0.d1
+// CHECK-NEXT:    legal orders (1 of 2): [0, 1]
+func.func @strided_seidel(%A: memref<10x10xf32>) {
+  affine.for %i = 1 to 9 {
+    affine.for %j = 1 to 9 step 2 {
+      %ne = affine.load %A[%i - 1, %j + 2] : memref<10x10xf32>
+      %w = affine.load %A[%i, %j - 2] : memref<10x10xf32>
+      %s = arith.addf %ne, %w : f32
+      affine.store %s, %A[%i, %j] : memref<10x10xf32>
+    }
+  }
+  return
+}
