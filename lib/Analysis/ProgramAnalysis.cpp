@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tuner/Analysis/ProgramAnalysis.h"
+#include "tuner/Analysis/AffineDependences.h"
 
 #include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -245,6 +246,7 @@ private:
                                  const std::vector<int> &enclosing);
   void markAffineReductions(const LoopNest &nest,
                             ArrayRef<affine::AffineForOp> forOps);
+  void addSkewBand(LoopNest &nest, affine::AffineForOp root);
   void addLegalOrders(LoopNest &nest, affine::AffineForOp root,
                       size_t numLoops);
 };
@@ -589,6 +591,7 @@ LogicalResult TreeBuilder::addAffineNest(affine::AffineForOp root) {
     return failure();
   markAffineReductions(tree.nests[state.nestId], state.forOps);
   addLegalOrders(tree.nests[state.nestId], root, state.forOps.size());
+  addSkewBand(tree.nests[state.nestId], root);
   return success();
 }
 
@@ -800,6 +803,45 @@ void TreeBuilder::markAffineReductions(const LoopNest &nest,
     tree.loops[loopId].isParallel =
         !tree.loops[loopId].isReduction && affine::isLoopParallel(forOp);
   }
+}
+
+void TreeBuilder::addSkewBand(LoopNest &nest, affine::AffineForOp root) {
+  // A band that is not fully permutable is skewed as it is; a band whose
+  // innermost loop holds several loop nests (sweeps under a time loop) gets
+  // their outermost loops fused into it first. Either way, the band must
+  // then become fully permutable, with at least two loops.
+  SmallVector<affine::AffineForOp> chain;
+  affine::getPerfectlyNestedLoops(chain, root);
+  if (chain.size() > kMaxEnumeratedBandDepth)
+    return;
+  unsigned depth = chain.size();
+  unsigned fusedDepth = 0;
+  Block *innermost = chain.back().getBody();
+  size_t nested = llvm::count_if(innermost->without_terminator(), [](auto &op) {
+    return isa<affine::AffineForOp>(op);
+  });
+  if (nested >= 2)
+    fusedDepth = 1;
+  else if (nest.fullyPermutable || depth < 2)
+    return;
+  std::string why;
+  FailureOr<AffineBand> band = getAffineBand(root, depth, fusedDepth, why);
+  if (failed(band))
+    return;
+  // The transform ops skew and fuse loops of step 1 without iteration
+  // arguments (bounds are constant in every affine nest the tree holds).
+  auto isUnitLoop = [](affine::AffineForOp loop) {
+    return loop.getStepAsInt() == 1 && loop.getNumIterOperands() == 0;
+  };
+  if (!llvm::all_of(band->loops, isUnitLoop) ||
+      !llvm::all_of(band->siblings, isUnitLoop) ||
+      failed(planTimeTiling(*band, why)))
+    return;
+  for (affine::AffineForOp loop : band->loops)
+    nest.skewBand.push_back(loopOfInductionVar.lookup(loop.getInductionVar()));
+  if (fusedDepth > 0)
+    nest.skewBand.push_back(
+        loopOfInductionVar.lookup(band->siblings.front().getInductionVar()));
 }
 
 void TreeBuilder::addLegalOrders(LoopNest &nest, affine::AffineForOp root,

@@ -208,6 +208,15 @@ private:
       os << " " << (loop ? loop->name : "?");
     }
     os << "\n";
+    if (!nest.skewBand.empty()) {
+      indent(2);
+      os << "skew band:";
+      for (int loopId : nest.skewBand) {
+        const Loop *loop = lookup(tree.loops, loopId);
+        os << " " << (loop ? loop->name : "?");
+      }
+      os << "\n";
+    }
     indent(2);
     if (nest.legalOrders.empty()) {
       os << "legal orders: all\n";
@@ -373,18 +382,23 @@ llvm::json::Value ProgramTree::toJSON() const {
     llvm::json::Array orders;
     for (const std::vector<int64_t> &order : nest.legalOrders)
       orders.push_back(toJSONArray(order));
-    nestsJSON.push_back(
-        llvm::json::Object{{"id", nest.id},
-                           {"name", nest.name},
-                           {"source", stringifyNestSource(nest.source)},
-                           {"rootLoopId", nest.rootLoopId},
-                           {"opIndex", nest.opIndex},
-                           {"computationIds", toJSONArray(nest.computationIds)},
-                           {"band", toJSONArray(bandOf(nest.id))},
-                           {"isPerfect", nest.isPerfect},
-                           {"legalOrders", std::move(orders)},
-                           {"outerLoopParallel", nest.outerLoopParallel},
-                           {"fullyPermutable", nest.fullyPermutable}});
+    llvm::json::Object nestJSON{
+        {"id", nest.id},
+        {"name", nest.name},
+        {"source", stringifyNestSource(nest.source)},
+        {"rootLoopId", nest.rootLoopId},
+        {"opIndex", nest.opIndex},
+        {"computationIds", toJSONArray(nest.computationIds)},
+        {"band", toJSONArray(bandOf(nest.id))},
+        {"isPerfect", nest.isPerfect},
+        {"legalOrders", std::move(orders)},
+        {"outerLoopParallel", nest.outerLoopParallel},
+        {"fullyPermutable", nest.fullyPermutable}};
+    // Only nests that can be skewed say so, so that the JSON of every other
+    // tree stays what it was.
+    if (!nest.skewBand.empty())
+      nestJSON["skewBand"] = toJSONArray(nest.skewBand);
+    nestsJSON.push_back(std::move(nestJSON));
   }
 
   llvm::json::Array edgesJSON;
@@ -515,7 +529,8 @@ static bool fromJSON(const llvm::json::Value &json, LoopNest &nest,
          map.map("isPerfect", nest.isPerfect) &&
          map.map("legalOrders", nest.legalOrders) &&
          map.map("outerLoopParallel", nest.outerLoopParallel) &&
-         map.mapOptional("fullyPermutable", nest.fullyPermutable);
+         map.mapOptional("fullyPermutable", nest.fullyPermutable) &&
+         map.mapOptional("skewBand", nest.skewBand);
 }
 
 static bool fromJSON(const llvm::json::Value &json, ProducerConsumerEdge &edge,
@@ -762,6 +777,10 @@ private:
                                "of its nest {1}",
                                comp.name, nest.name);
       }
+      for (int loopId : nest.skewBand)
+        if (!inRange(tree.loops, loopId))
+          return llvm::formatv("nest {0}: skew band loop {1} does not exist",
+                               nest.name, loopId);
       if (nest.legalOrders.empty())
         continue;
       size_t depth = nest.legalOrders.front().size();

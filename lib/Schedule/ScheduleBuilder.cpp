@@ -14,7 +14,9 @@
 //      unrolls the innermost loops;
 //   5. otherwise, unroll the innermost generated scf.for.
 // Per affine nest: interchange, tile, unroll the innermost loop, parallelize
-// the outermost one. Cleanup patterns run once at the end.
+// the outermost one; or, skewed (time tiling), fuse the nests inside the band
+// with shifts, skew the band, and tile it, as a wavefront when parallel.
+// Cleanup patterns run once at the end.
 //
 //===----------------------------------------------------------------------===//
 
@@ -217,9 +219,12 @@ private:
 
   /// One comment line describing what the config chose for `plan`.
   void describe(const NestPlan &plan) {
-    std::string text = "// " + nestOf(plan).name + ": tile " + list(plan.tile);
+    std::string text = "// " + nestOf(plan).name + ": tile " +
+                       list(plan.skew ? plan.skewTile : plan.tile);
     if (!isIdentity(plan.order))
       text += ", order " + list(plan.order);
+    if (plan.skew)
+      text += plan.fusedDepth() > 0 ? ", skew (nests fused)" : ", skew";
     if (llvm::any_of(plan.rtile, [](int64_t s) { return s != 0; }))
       text += ", register tile " + list(plan.rtile);
     if (!plan.producers.empty()) {
@@ -237,7 +242,8 @@ private:
     if (plan.parallel)
       text += plan.distributeOuter && plan.source == NestSource::Linalg
                   ? ", parallel (outer loop)"
-                  : ", parallel";
+              : plan.skew ? ", parallel (wavefront)"
+                          : ", parallel";
     os << "    " << text << "\n";
   }
 
@@ -388,7 +394,44 @@ private:
     return llvm::Error::success();
   }
 
+  /// A skewed affine nest: fuse the nests inside its band (shifted), skew
+  /// the band, tile it, as a wavefront when parallel.
+  llvm::Error emitSkewed(const NestPlan &plan) {
+    size_t depth = plan.skewTile.size();
+    size_t tiled = llvm::count_if(plan.skewTile, [](int64_t s) { return s; });
+    if (depth < 2 || tiled == 0)
+      return error("nest '" + nestOf(plan).name +
+                   "' is skewed but none of its loops is tiled");
+    if (plan.parallel && tiled < 2)
+      return error("nest '" + nestOf(plan).name +
+                   "' runs its tiles as a wavefront but tiles fewer than two "
+                   "loops");
+    if (plan.unroll > 1 || plan.isInterchanged())
+      return error("nest '" + nestOf(plan).name +
+                   "' is skewed: it keeps its loop order and is not unrolled");
+    transformed = true;
+    describe(plan);
+    std::string root = "%" + handleOf(plan);
+    if (size_t fused = plan.fusedDepth()) {
+      std::string next = fresh(handleOf(plan) + "_fused");
+      line("%" + next + " = transform.tuner.affine_shift_fuse " + root +
+           " depth = " + llvm::Twine(fused) + " : " + signature(1, 1));
+      root = "%" + next;
+    }
+    std::string skewed = fresh(handleOf(plan) + "_skewed");
+    line("%" + skewed + " = transform.tuner.affine_skew " + root +
+         " depth = " + llvm::Twine(depth) + " : " + signature(1, 1));
+    Group loops{fresh(handleOf(plan) + "_loops"), depth + tiled};
+    line(loops.def() + " = transform.tuner.affine_tile %" + skewed +
+         " tile_sizes " + list(plan.skewTile) +
+         (plan.parallel ? " wavefront" : "") + " : " +
+         signature(1, loops.count));
+    return llvm::Error::success();
+  }
+
   llvm::Error emitAffine(const NestPlan &plan) {
+    if (plan.skew)
+      return emitSkewed(plan);
     size_t depth = plan.extents.size();
     bool tiles = llvm::any_of(plan.tile, [](int64_t s) { return s != 0; });
     bool interchange = !isIdentity(plan.order);

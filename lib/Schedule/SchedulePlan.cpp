@@ -100,7 +100,7 @@ bool NestPlan::isUntouched() const {
   if (fusedInto >= 0)
     return false;
   if (source == NestSource::Affine)
-    return !isTiled() && !isInterchanged() && unroll == 1 && !parallel;
+    return !isTiled() && !isInterchanged() && unroll == 1 && !parallel && !skew;
   return !isTiled() && !isRegisterTiled() && !vectorize && unroll == 1 &&
          producers.empty();
 }
@@ -164,6 +164,13 @@ uint64_t SchedulePlan::hash() const {
       for (size_t p = 0; p < plan.order.size(); ++p) {
         h.add(plan.order[p]);
         h.add(plan.tile[p]);
+      }
+      // Only a skewed nest adds anything, so that other hashes stay what
+      // they were.
+      if (plan.skew) {
+        h.add(int64_t(plan.skewTile.size()));
+        for (size_t p = plan.order.size(); p < plan.skewTile.size(); ++p)
+          h.add(plan.skewTile[p]);
       }
       continue;
     }
@@ -235,6 +242,15 @@ private:
       nestPlan.rtile.assign(depth, 0);
       nestPlan.order.resize(depth);
       std::iota(nestPlan.order.begin(), nestPlan.order.end(), 0);
+      for (int loopId : nest.skewBand) {
+        if (loopId < 0 || size_t(loopId) >= tree.loops.size())
+          return error("nest '" + nest.name +
+                       "' has an invalid skew band loop id " +
+                       llvm::Twine(loopId));
+        nestPlan.skewBand.push_back(loopId);
+        nestPlan.skewExtents.push_back(tree.loops[loopId].extent);
+      }
+      nestPlan.skewTile.assign(nestPlan.skewBand.size(), 0);
       nestByName[nest.name] = index;
       plan.nests.push_back(std::move(nestPlan));
     }
@@ -276,6 +292,25 @@ private:
                  expected);
   }
 
+  /// A tile size of a loop of an affine nest's skew band: the band's
+  /// positions go to `tile` as well.
+  llvm::Error readSkewTile(const Parameter &p, const ParamValue &v,
+                           NestPlan &nestPlan) {
+    if (!v.isInteger())
+      return typeError(p, v, "an integer");
+    size_t loop = p.loop;
+    int64_t extent = nestPlan.skewExtents[loop];
+    if (v.getInteger() < 1 || v.getInteger() > extent)
+      return error("parameter '" + p.name + "': tile size " + v.str() +
+                   " is outside [1, " + llvm::Twine(extent) +
+                   "] (the loop's extent)");
+    int64_t size = v.getInteger() == extent ? 0 : v.getInteger();
+    nestPlan.skewTile[loop] = size;
+    if (loop < nestPlan.tile.size())
+      nestPlan.tile[loop] = size;
+    return llvm::Error::success();
+  }
+
   llvm::Error readFuse(const Parameter &p, const ParamValue &v) {
     if (!v.isBoolean())
       return typeError(p, v, "a boolean");
@@ -309,6 +344,10 @@ private:
     bool isLinalg = nestPlan.source == NestSource::Linalg;
     switch (p.role) {
     case ParamRole::Tile:
+      if (!isLinalg && p.loop >= 0 &&
+          uint64_t(p.loop) < nestPlan.skewExtents.size())
+        return readSkewTile(p, v, nestPlan);
+      [[fallthrough]];
     case ParamRole::RegisterTile: {
       llvm::Expected<size_t> loop = loopOf(p, nestPlan);
       if (!loop)
@@ -363,6 +402,15 @@ private:
                      "': distribution choices apply to linalg nests only");
       nestPlan.distributeOuter = v.getString() == "outer";
       return llvm::Error::success();
+    case ParamRole::Skew:
+      if (!v.isBoolean())
+        return typeError(p, v, "a boolean");
+      if (v.getBoolean() && nestPlan.skewBand.size() < 2)
+        return error("parameter '" + p.name + "' = true: nest '" +
+                     nameOf(nestPlan) +
+                     "' has no band that skewing makes fully permutable");
+      nestPlan.skew = v.getBoolean();
+      return llvm::Error::success();
     case ParamRole::Lowering:
       if (!v.isString() || !llvm::is_contained(kContractionLowerings,
                                                llvm::StringRef(v.getString())))
@@ -407,6 +455,7 @@ private:
     case ParamRole::Parallel:
     case ParamRole::Lowering:
     case ParamRole::Distribute:
+    case ParamRole::Skew:
       return readNestParameter(p, v);
     }
     llvm_unreachable("unknown ParamRole");
@@ -416,6 +465,16 @@ private:
     for (size_t i = 0; i < space.size(); ++i)
       if (llvm::Error err = readParameter(space[i], config[i]))
         return err;
+    // Unskewed, a band that skewing would make fully permutable is only
+    // strip-mined along its outermost loop.
+    for (NestPlan &nestPlan : plan.nests)
+      if (!nestPlan.skew)
+        for (size_t l = 1; l < nestPlan.skewTile.size(); ++l)
+          if (nestPlan.skewTile[l] != 0)
+            return error("nest '" + nameOf(nestPlan) + "': loop " +
+                         llvm::Twine(l) +
+                         " is tiled, which is legal only once the band is "
+                         "skewed (skew = true)");
     // A register tile equal to its cache tile does not tile again.
     for (NestPlan &nestPlan : plan.nests)
       for (size_t l = 0; l < nestPlan.extents.size(); ++l) {

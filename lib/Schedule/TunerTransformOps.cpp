@@ -1,7 +1,10 @@
 //===- TunerTransformOps.cpp - The tuner's transform ops ------------------===//
 
 #include "tuner/Schedule/TunerTransformOps.h"
+#include "tuner/Analysis/AffineDependences.h"
 #include "tuner/Schedule/TransformExtension.h"
+
+#include "mlir/Analysis/FlatLinearValueConstraints.h"
 
 #include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
@@ -23,9 +26,10 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/IntegerSet.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
-#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
 
 #include "llvm/Support/InterleavedRange.h"
@@ -68,6 +72,12 @@ static LogicalResult verifyPermutation(Operation *op,
   }
   return success();
 }
+
+static DiagnosedSilenceableFailure
+tileSkewedBand(Operation *op, RewriterBase &rewriter,
+               MutableArrayRef<affine::AffineForOp> band,
+               ArrayRef<int64_t> sizes, bool wavefront,
+               ApplyToEachResultList &results);
 
 //===----------------------------------------------------------------------===//
 // AffineNestOp
@@ -159,6 +169,20 @@ DiagnosedSilenceableFailure tuner::transform::AffineTileOp::applyToOne(
       results.push_back(loop);
     return DiagnosedSilenceableFailure::success();
   }
+  // A skewed band gets tiles of the skewed space, and so does a band whose
+  // tiles run as a wavefront.
+  if (getWavefront()) {
+    if (llvm::count_if(sizes, [](int64_t s) { return s != 0; }) < 2)
+      return emitSilenceableError()
+             << "a wavefront of tiles needs at least two tiled loops";
+    return tileSkewedBand(*this, rewriter, band, sizes, /*wavefront=*/true,
+                          results);
+  }
+  if (!llvm::all_of(band, [](affine::AffineForOp loop) {
+        return loop.hasConstantBounds();
+      }))
+    return tileSkewedBand(*this, rewriter, band, sizes, /*wavefront=*/false,
+                          results);
   // Untiled loops are tiled by their trip count, then promoted away.
   SmallVector<unsigned> actual;
   for (auto [loop, size] : llvm::zip_equal(band, sizes)) {
@@ -227,6 +251,778 @@ DiagnosedSilenceableFailure tuner::transform::AffineParallelizeOp::applyToOne(
   }
   results.push_back(parallel);
   return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Skewed bands: shared helpers
+//===----------------------------------------------------------------------===//
+
+/// Coefficients of `expr` (over `numDims` dims and `numSymbols` symbols)
+/// followed by its constant, or nullopt when it is not linear (floordiv,
+/// mod, ...).
+static std::optional<SmallVector<int64_t>>
+linearCoefficients(AffineExpr expr, unsigned numDims, unsigned numSymbols) {
+  SmallVector<int64_t> flat;
+  if (failed(getFlattenedAffineExpr(expr, numDims, numSymbols, &flat)) ||
+      flat.size() != numDims + numSymbols + 1)
+    return std::nullopt;
+  return flat;
+}
+
+/// A bound of a band loop as a linear function of the outer band loops:
+/// value = constant + sum over l of coefficients[l] * iv_l.
+struct LinearBound {
+  SmallVector<int64_t> coefficients;
+  int64_t constant = 0;
+};
+
+/// The single-result bound `map(operands)` of band loop `k` as a linear
+/// function of the band loops 0 .. k-1, or nullopt.
+static std::optional<LinearBound>
+linearBound(AffineMap map, ValueRange operands,
+            ArrayRef<affine::AffineForOp> band, size_t k) {
+  if (map.getNumResults() != 1)
+    return std::nullopt;
+  std::optional<SmallVector<int64_t>> flat = linearCoefficients(
+      map.getResult(0), map.getNumDims(), map.getNumSymbols());
+  if (!flat)
+    return std::nullopt;
+  LinearBound bound;
+  bound.coefficients.assign(k, 0);
+  bound.constant = flat->back();
+  for (auto [index, value] : llvm::enumerate(operands)) {
+    int64_t coefficient = (*flat)[index];
+    if (coefficient == 0)
+      continue;
+    Value operand = value;
+    auto outer = llvm::find_if(band.take_front(k), [&](affine::AffineForOp l) {
+      return l.getInductionVar() == operand;
+    });
+    if (outer == band.take_front(k).end())
+      return std::nullopt;
+    bound.coefficients[outer - band.begin()] += coefficient;
+  }
+  return bound;
+}
+
+/// The expression constant + sum of coefficients[l] * d_l.
+static AffineExpr toExpr(const LinearBound &bound, MLIRContext *context) {
+  AffineExpr expr = getAffineConstantExpr(bound.constant, context);
+  for (auto [l, c] : llvm::enumerate(bound.coefficients))
+    if (c != 0)
+      expr = expr + getAffineDimExpr(l, context) * c;
+  return expr;
+}
+
+/// A loop bound map of `numDims` dims over `results` (the max of them for a
+/// lower bound, the min for an upper one), simplified: constant results
+/// folded into one, duplicates dropped.
+static AffineMap boundMap(unsigned numDims, ArrayRef<AffineExpr> results,
+                          bool isUpper, MLIRContext *context) {
+  SmallVector<AffineExpr> kept;
+  std::optional<int64_t> constant;
+  for (AffineExpr result : results) {
+    result = simplifyAffineExpr(result, numDims, 0);
+    if (auto c = dyn_cast<AffineConstantExpr>(result)) {
+      int64_t v = c.getValue();
+      constant = !constant ? v
+                 : isUpper ? std::min(*constant, v)
+                           : std::max(*constant, v);
+      continue;
+    }
+    if (!llvm::is_contained(kept, result))
+      kept.push_back(result);
+  }
+  if (constant)
+    kept.push_back(getAffineConstantExpr(*constant, context));
+  return AffineMap::get(numDims, 0, kept, context);
+}
+
+/// Folds the affine.apply ops among the operands of `guard` into its
+/// condition, so that the condition reads loop variables (which the
+/// dependence analysis relates to the iterations; the result of an
+/// affine.apply would be a free variable to it).
+static void composeGuardOperands(RewriterBase &rewriter,
+                                 affine::AffineIfOp guard) {
+  IntegerSet set = guard.getIntegerSet();
+  if (set.getNumSymbols() != 0 ||
+      llvm::none_of(guard.getOperands(), [](Value v) {
+        return v.getDefiningOp<affine::AffineApplyOp>();
+      }))
+    return;
+  MLIRContext *context = rewriter.getContext();
+  SmallVector<Value> operands;
+  auto dimOf = [&](Value v) {
+    auto it = llvm::find(operands, v);
+    if (it == operands.end()) {
+      operands.push_back(v);
+      return getAffineDimExpr(operands.size() - 1, context);
+    }
+    return getAffineDimExpr(it - operands.begin(), context);
+  };
+  SmallVector<AffineExpr> replacements;
+  for (Value operand : guard.getOperands()) {
+    auto apply = operand.getDefiningOp<affine::AffineApplyOp>();
+    if (!apply || apply.getAffineMap().getNumSymbols() != 0) {
+      replacements.push_back(dimOf(operand));
+      continue;
+    }
+    SmallVector<AffineExpr> inner;
+    for (Value applyOperand : apply.getMapOperands())
+      inner.push_back(dimOf(applyOperand));
+    replacements.push_back(
+        apply.getAffineMap().getResult(0).replaceDimsAndSymbols(inner, {}));
+  }
+  SmallVector<AffineExpr> constraints;
+  for (AffineExpr constraint : set.getConstraints())
+    constraints.push_back(simplifyAffineExpr(
+        constraint.replaceDimsAndSymbols(replacements, {}), operands.size(),
+        0));
+  IntegerSet composed = IntegerSet::get(operands.size(), 0, constraints,
+                                        set.getEqFlags());
+  rewriter.modifyOpInPlace(guard,
+                           [&] { guard.setConditional(composed, operands); });
+}
+
+/// The dependences of `band` (with fused siblings when `fusedDepth` > 0),
+/// or a silenceable failure at `op` saying why they cannot be measured.
+static DiagnosedSilenceableFailure
+measureDependences(Operation *op, const tuner::AffineBand &band,
+                   std::vector<tuner::BandDependence> &dependences) {
+  std::string why;
+  FailureOr<std::vector<tuner::BandDependence>> measured =
+      tuner::getBandDependences(band, why);
+  if (failed(measured)) {
+    DiagnosedSilenceableFailure diag =
+        emitSilenceableFailure(op->getLoc())
+        << "cannot measure the dependences of the band: " << why;
+    affine::AffineForOp root = band.loops.front();
+    diag.attachNote(root.getLoc()) << "band root";
+    return diag;
+  }
+  dependences = std::move(*measured);
+  return DiagnosedSilenceableFailure::success();
+}
+
+/// The first dependence that is negative (or unbounded below) on some loop
+/// of a band of `depth` loops, or null.
+static const tuner::BandDependence *
+firstBackwardDependence(const std::vector<tuner::BandDependence> &dependences,
+                        size_t depth) {
+  for (const tuner::BandDependence &dependence : dependences)
+    if (!tuner::isFullyPermutable({dependence}, depth))
+      return &dependence;
+  return nullptr;
+}
+
+/// Checks that the loops of `band` have constant bounds and step 1.
+static DiagnosedSilenceableFailure
+checkConstantUnitLoops(Operation *op, ArrayRef<affine::AffineForOp> band) {
+  for (affine::AffineForOp loop : band) {
+    if (loop.hasConstantBounds() && loop.getStepAsInt() == 1 &&
+        loop.getNumIterOperands() == 0)
+      continue;
+    DiagnosedSilenceableFailure diag =
+        emitSilenceableFailure(op->getLoc())
+        << "expected loops with constant bounds, step 1 and no iteration "
+           "arguments";
+    diag.attachNote(loop.getLoc()) << "loop";
+    return diag;
+  }
+  return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
+// AffineShiftFuseOp
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure tuner::transform::AffineShiftFuseOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  auto root = dyn_cast<affine::AffineForOp>(target);
+  if (!root)
+    return emitSilenceableError()
+           << "expected an affine.for, got '" << target->getName() << "'";
+  SmallVector<affine::AffineForOp> chain;
+  affine::getPerfectlyNestedLoops(chain, root);
+  unsigned depth = getDepth();
+  std::string why;
+  FailureOr<tuner::AffineBand> band =
+      tuner::getAffineBand(root, chain.size(), depth, why);
+  if (failed(band)) {
+    DiagnosedSilenceableFailure diag =
+        emitSilenceableError() << "cannot fuse the nests of the band: " << why;
+    diag.attachNote(target->getLoc()) << "band root";
+    return diag;
+  }
+  // The fused loops of every sibling, outermost first.
+  SmallVector<SmallVector<affine::AffineForOp>> fused;
+  for (affine::AffineForOp sibling : band->siblings) {
+    SmallVector<affine::AffineForOp> loops;
+    affine::getPerfectlyNestedLoops(loops, sibling);
+    loops.resize(depth);
+    DiagnosedSilenceableFailure unit = checkConstantUnitLoops(*this, loops);
+    if (!unit.succeeded())
+      return unit;
+    fused.push_back(std::move(loops));
+  }
+
+  std::vector<tuner::BandDependence> dependences;
+  DiagnosedSilenceableFailure measured =
+      measureDependences(*this, *band, dependences);
+  if (!measured.succeeded())
+    return measured;
+  size_t fusedFrom = band->loops.size();
+  std::vector<std::vector<int64_t>> shifts;
+  if (std::optional<ArrayRef<int64_t>> given = getShifts()) {
+    if (given->size() != fused.size() * depth)
+      return emitSilenceableError()
+             << "expected " << fused.size() * depth << " shifts (" << depth
+             << " for each of the " << fused.size() << " nests), got "
+             << given->size();
+    for (size_t s = 0; s < fused.size(); ++s)
+      shifts.emplace_back(given->begin() + s * depth,
+                          given->begin() + (s + 1) * depth);
+    if (llvm::Error err = tuner::verifyFusionShifts(
+            dependences, shifts, fusedFrom, fusedFrom + depth)) {
+      DiagnosedSilenceableFailure diag = emitSilenceableError()
+                                         << llvm::toString(std::move(err));
+      diag.attachNote(target->getLoc()) << "band root";
+      return diag;
+    }
+  } else {
+    llvm::Expected<std::vector<std::vector<int64_t>>> computed =
+        tuner::computeFusionShifts(dependences, fused.size(), fusedFrom,
+                                   fusedFrom + depth);
+    if (!computed) {
+      DiagnosedSilenceableFailure diag =
+          emitSilenceableError() << llvm::toString(computed.takeError());
+      diag.attachNote(target->getLoc()) << "band root";
+      return diag;
+    }
+    shifts = std::move(*computed);
+  }
+
+  // The fused loops run over the union of the shifted ranges.
+  MLIRContext *context = getContext();
+  Location loc = band->siblings.front().getLoc();
+  SmallVector<int64_t> lower(depth, INT64_MAX), upper(depth, INT64_MIN);
+  for (auto [s, loops] : llvm::enumerate(fused))
+    for (unsigned p = 0; p < depth; ++p) {
+      lower[p] =
+          std::min(lower[p], loops[p].getConstantLowerBound() + shifts[s][p]);
+      upper[p] =
+          std::max(upper[p], loops[p].getConstantUpperBound() + shifts[s][p]);
+    }
+  rewriter.setInsertionPoint(band->siblings.front());
+  SmallVector<Value> ivs;
+  affine::AffineForOp outermost;
+  for (unsigned p = 0; p < depth; ++p) {
+    auto loop =
+        affine::AffineForOp::create(rewriter, loc, lower[p], upper[p], 1);
+    if (!outermost)
+      outermost = loop;
+    ivs.push_back(loop.getInductionVar());
+    rewriter.setInsertionPointToStart(loop.getBody());
+  }
+  Block *body = rewriter.getInsertionBlock();
+  for (auto [s, loops] : llvm::enumerate(fused)) {
+    rewriter.setInsertionPoint(body->getTerminator());
+    // A guard where the sibling's range is smaller than the union.
+    SmallVector<AffineExpr> constraints;
+    SmallVector<bool> isEquality;
+    for (unsigned p = 0; p < depth; ++p) {
+      int64_t lb = loops[p].getConstantLowerBound() + shifts[s][p];
+      int64_t ub = loops[p].getConstantUpperBound() + shifts[s][p];
+      AffineExpr d = getAffineDimExpr(p, context);
+      if (lb > lower[p]) {
+        constraints.push_back(d - lb);
+        isEquality.push_back(false);
+      }
+      if (ub < upper[p]) {
+        constraints.push_back(-d + (ub - 1));
+        isEquality.push_back(false);
+      }
+    }
+    if (!constraints.empty()) {
+      auto guard = affine::AffineIfOp::create(
+          rewriter, loops.front().getLoc(),
+          IntegerSet::get(depth, 0, constraints, isEquality), ivs,
+          /*withElseRegion=*/false);
+      rewriter.setInsertionPoint(guard.getThenBlock()->getTerminator());
+    }
+    // The sibling's iteration x runs at x + shift.
+    IRMapping mapping;
+    for (unsigned p = 0; p < depth; ++p) {
+      Value original = ivs[p];
+      if (shifts[s][p] != 0)
+        original = affine::AffineApplyOp::create(
+            rewriter, loops[p].getLoc(),
+            AffineMap::get(1, 0, getAffineDimExpr(0, context) - shifts[s][p]),
+            ValueRange{ivs[p]});
+      mapping.map(loops[p].getInductionVar(), original);
+    }
+    for (Operation &op : loops.back().getBody()->without_terminator()) {
+      Operation *copy = rewriter.clone(op, mapping);
+      copy->walk([&](affine::AffineIfOp guard) {
+        composeGuardOperands(rewriter, guard);
+      });
+    }
+  }
+  for (affine::AffineForOp sibling : band->siblings)
+    rewriter.eraseOp(sibling);
+  results.push_back(root);
+  return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
+// AffineSkewOp
+//===----------------------------------------------------------------------===//
+
+/// The matrix of a skew map, or nullopt when it is not one (see
+/// AffineSkewOp's description).
+static std::optional<tuner::SkewMatrix> skewMatrixOf(AffineMap map,
+                                                     size_t depth) {
+  if (map.getNumDims() != depth || map.getNumSymbols() != 0 ||
+      map.getNumResults() != depth)
+    return std::nullopt;
+  tuner::SkewMatrix matrix;
+  for (AffineExpr result : map.getResults()) {
+    std::optional<SmallVector<int64_t>> flat =
+        linearCoefficients(result, depth, 0);
+    if (!flat || flat->back() != 0)
+      return std::nullopt;
+    matrix.emplace_back(flat->begin(), flat->end() - 1);
+  }
+  if (!tuner::isSkewMatrix(matrix, depth))
+    return std::nullopt;
+  return matrix;
+}
+
+/// The skew map of `matrix`.
+static AffineMap skewMapOf(const tuner::SkewMatrix &matrix,
+                           MLIRContext *context) {
+  SmallVector<AffineExpr> results;
+  for (const std::vector<int64_t> &row : matrix) {
+    AffineExpr expr = getAffineConstantExpr(0, context);
+    for (auto [l, c] : llvm::enumerate(row))
+      if (c != 0)
+        expr = expr + getAffineDimExpr(l, context) * c;
+    results.push_back(expr);
+  }
+  return AffineMap::get(matrix.size(), 0, results, context);
+}
+
+LogicalResult tuner::transform::AffineSkewOp::verify() {
+  std::optional<AffineMap> skew = getSkew();
+  if (skew && !skewMatrixOf(*skew, getDepth()))
+    return emitOpError()
+           << "expects a skew of " << getDepth()
+           << " dims and results, result k being d_k plus an integer "
+              "combination of d_0 .. d_{k-1} (unit lower-triangular), got "
+           << AffineMapAttr::get(*skew);
+  return success();
+}
+
+/// Skews the band by `matrix` (see AffineSkewOp): loop k runs over its
+/// range shifted by sum over l < k of M[k][l] * x_l, and the body reads
+/// x = M^-1 y.
+static void skewBand(RewriterBase &rewriter,
+                     MutableArrayRef<affine::AffineForOp> band,
+                     const tuner::SkewMatrix &matrix) {
+  size_t depth = band.size();
+  MLIRContext *context = rewriter.getContext();
+  tuner::SkewMatrix inverse = tuner::invertSkew(matrix);
+  // The original iteration in terms of the skewed one.
+  auto original = [&](size_t k) {
+    LinearBound x;
+    x.coefficients.assign(inverse[k].begin(), inverse[k].begin() + k + 1);
+    return x;
+  };
+  SmallVector<int64_t> lower, upper;
+  for (affine::AffineForOp loop : band) {
+    lower.push_back(loop.getConstantLowerBound());
+    upper.push_back(loop.getConstantUpperBound());
+  }
+  for (size_t k = 1; k < depth; ++k) {
+    // shift_k(y) = sum over l < k of M[k][l] * x_l(y).
+    LinearBound shift;
+    shift.coefficients.assign(k, 0);
+    for (size_t l = 0; l < k; ++l)
+      for (size_t m = 0; m <= l; ++m)
+        shift.coefficients[m] += matrix[k][l] * inverse[l][m];
+    if (llvm::all_of(shift.coefficients, [](int64_t c) { return c == 0; }))
+      continue;
+    SmallVector<Value> operands;
+    for (size_t l = 0; l < k; ++l)
+      operands.push_back(band[l].getInductionVar());
+    LinearBound lb = shift, ub = shift;
+    lb.constant = lower[k];
+    ub.constant = upper[k];
+    rewriter.modifyOpInPlace(band[k], [&] {
+      band[k].setLowerBound(operands,
+                            AffineMap::get(k, 0, toExpr(lb, context)));
+      band[k].setUpperBound(operands,
+                            AffineMap::get(k, 0, toExpr(ub, context)));
+    });
+  }
+  // The body reads the original variables back.
+  Block *body = band.back().getBody();
+  rewriter.setInsertionPointToStart(body);
+  SmallVector<std::pair<Value, Value>> replacements;
+  SmallPtrSet<Operation *, 8> applies;
+  for (size_t k = 1; k < depth; ++k) {
+    LinearBound x = original(k);
+    if (llvm::all_of(llvm::ArrayRef(x.coefficients).drop_back(),
+                     [](int64_t c) { return c == 0; }))
+      continue;
+    SmallVector<Value> operands;
+    for (size_t l = 0; l <= k; ++l)
+      operands.push_back(band[l].getInductionVar());
+    auto apply = affine::AffineApplyOp::create(
+        rewriter, band[k].getLoc(),
+        AffineMap::get(k + 1, 0, toExpr(x, context)), operands);
+    applies.insert(apply);
+    replacements.push_back({band[k].getInductionVar(), apply.getResult()});
+  }
+  for (auto [iv, value] : replacements)
+    rewriter.replaceUsesWithIf(iv, value, [&](OpOperand &use) {
+      Operation *owner = use.getOwner();
+      return !applies.contains(owner) && body->findAncestorOpInBlock(*owner);
+    });
+  body->walk(
+      [&](affine::AffineIfOp guard) { composeGuardOperands(rewriter, guard); });
+}
+
+DiagnosedSilenceableFailure tuner::transform::AffineSkewOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  size_t depth = getDepth();
+  SmallVector<affine::AffineForOp> loops;
+  DiagnosedSilenceableFailure found = getBand(*this, target, depth, loops);
+  if (!found.succeeded())
+    return found;
+  DiagnosedSilenceableFailure unit = checkConstantUnitLoops(*this, loops);
+  if (!unit.succeeded())
+    return unit;
+  tuner::AffineBand band;
+  band.loops = loops;
+
+  tuner::SkewMatrix matrix;
+  if (std::optional<AffineMap> skew = getSkew()) {
+    matrix = *skewMatrixOf(*skew, depth);
+  } else {
+    std::vector<tuner::BandDependence> dependences;
+    DiagnosedSilenceableFailure measured =
+        measureDependences(*this, band, dependences);
+    if (!measured.succeeded())
+      return measured;
+    llvm::Expected<tuner::SkewMatrix> computed =
+        tuner::computeSkew(dependences, depth);
+    if (!computed) {
+      DiagnosedSilenceableFailure diag =
+          emitSilenceableError() << llvm::toString(computed.takeError());
+      diag.attachNote(target->getLoc()) << "band root";
+      return diag;
+    }
+    matrix = std::move(*computed);
+  }
+  skewBand(rewriter, loops, matrix);
+
+  // Legal by construction; what is checked is the point of skewing: a fully
+  // permutable band.
+  std::vector<tuner::BandDependence> dependences;
+  DiagnosedSilenceableFailure measured =
+      measureDependences(*this, band, dependences);
+  if (!measured.succeeded())
+    return measured;
+  if (const tuner::BandDependence *backward =
+          firstBackwardDependence(dependences, depth)) {
+    DiagnosedSilenceableFailure diag =
+        emitSilenceableError()
+        << "the band skewed by "
+        << AffineMapAttr::get(skewMapOf(matrix, getContext()))
+        << " is not fully permutable: dependence " << backward->str()
+        << " has a negative or unknown distance";
+    diag.attachNote(target->getLoc()) << "band root";
+    return diag;
+  }
+  results.push_back(target);
+  return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
+// AffineTileOp on a skewed band
+//===----------------------------------------------------------------------===//
+
+/// Tiles a band whose loops run between single linear functions of the
+/// outer band loops (see AffineTileOp): tile loops over the tile origins,
+/// point loops clamped to both their tile and their own bounds.
+static FailureOr<std::pair<affine::AffineForOp, affine::AffineParallelOp>>
+buildWavefront(RewriterBase &rewriter, affine::AffineForOp outer,
+               affine::AffineForOp inner, std::string &why);
+
+static DiagnosedSilenceableFailure
+tileSkewedBand(Operation *op, RewriterBase &rewriter,
+               MutableArrayRef<affine::AffineForOp> band,
+               ArrayRef<int64_t> sizes, bool wavefront,
+               ApplyToEachResultList &results) {
+  size_t depth = band.size();
+  MLIRContext *context = rewriter.getContext();
+  SmallVector<LinearBound> lbs, ubs;
+  for (auto [k, loop] : llvm::enumerate(band)) {
+    std::optional<LinearBound> lb = linearBound(
+        loop.getLowerBoundMap(), loop.getLowerBoundOperands(), band, k);
+    std::optional<LinearBound> ub = linearBound(
+        loop.getUpperBoundMap(), loop.getUpperBoundOperands(), band, k);
+    if (!lb || !ub || loop.getStepAsInt() != 1 ||
+        loop.getNumIterOperands() != 0) {
+      DiagnosedSilenceableFailure diag =
+          emitSilenceableFailure(op->getLoc())
+          << "cannot tile the band: it is not hyper-rectangular, and this "
+             "loop's bounds are not single linear functions of the outer "
+             "band loops with step 1";
+      diag.attachNote(loop.getLoc()) << "loop";
+      return diag;
+    }
+    lbs.push_back(*lb);
+    ubs.push_back(*ub);
+  }
+  // Rectangular tiles of a skewed space need every distance non-negative.
+  tuner::AffineBand affineBand;
+  affineBand.loops.assign(band.begin(), band.end());
+  std::vector<tuner::BandDependence> dependences;
+  DiagnosedSilenceableFailure measured =
+      measureDependences(op, affineBand, dependences);
+  if (!measured.succeeded())
+    return measured;
+  if (const tuner::BandDependence *backward =
+          firstBackwardDependence(dependences, depth)) {
+    DiagnosedSilenceableFailure diag =
+        emitSilenceableFailure(op->getLoc())
+        << "tiling would reverse dependence " << backward->str()
+        << ": the band is not fully permutable (skew it first)";
+    diag.attachNote(band.front().getLoc()) << "band root";
+    return diag;
+  }
+
+  // The range of each loop over the whole band (interval arithmetic).
+  SmallVector<int64_t> boxLow(depth), boxHigh(depth);
+  for (size_t k = 0; k < depth; ++k) {
+    int64_t low = lbs[k].constant, high = ubs[k].constant - 1;
+    for (size_t l = 0; l < k; ++l) {
+      int64_t a = lbs[k].coefficients[l], b = ubs[k].coefficients[l];
+      low += a * (a >= 0 ? boxLow[l] : boxHigh[l]);
+      high += b * (b >= 0 ? boxHigh[l] : boxLow[l]);
+    }
+    boxLow[k] = low;
+    boxHigh[k] = high;
+  }
+
+  Location loc = band.front().getLoc();
+  rewriter.setInsertionPoint(band.front());
+  // Tile loops: dims are the tile loops created so far.
+  SmallVector<Value> tileIvs;
+  SmallVector<int> tileDim(depth, -1);
+  SmallVector<affine::AffineForOp> tileLoops;
+  for (size_t k = 0; k < depth; ++k) {
+    int64_t size = sizes[k];
+    if (size == 0)
+      continue;
+    unsigned numDims = tileIvs.size();
+    // The smallest and largest value of band loop l within the current
+    // outer tiles.
+    auto lowest = [&](size_t l) -> AffineExpr {
+      if (tileDim[l] < 0)
+        return getAffineConstantExpr(boxLow[l], context);
+      return getAffineDimExpr(tileDim[l], context) * sizes[l];
+    };
+    auto highest = [&](size_t l) -> AffineExpr {
+      if (tileDim[l] < 0)
+        return getAffineConstantExpr(boxHigh[l], context);
+      return getAffineDimExpr(tileDim[l], context) * sizes[l] + (sizes[l] - 1);
+    };
+    AffineExpr low = getAffineConstantExpr(lbs[k].constant, context);
+    AffineExpr high = getAffineConstantExpr(ubs[k].constant - 1, context);
+    for (size_t l = 0; l < k; ++l) {
+      int64_t a = lbs[k].coefficients[l], b = ubs[k].coefficients[l];
+      if (a != 0)
+        low = low + (a > 0 ? lowest(l) : highest(l)) * a;
+      if (b != 0)
+        high = high + (b > 0 ? highest(l) : lowest(l)) * b;
+    }
+    AffineMap lowerMap =
+        boundMap(numDims, {low.floorDiv(size)}, /*isUpper=*/false, context);
+    AffineMap upperMap =
+        boundMap(numDims,
+                 {high.floorDiv(size) + 1,
+                  getAffineConstantExpr(
+                      llvm::divideFloorSigned(boxHigh[k], size) + 1, context)},
+                 /*isUpper=*/true, context);
+    auto tileLoop = affine::AffineForOp::create(
+        rewriter, band[k].getLoc(), tileIvs, lowerMap, tileIvs, upperMap, 1);
+    tileDim[k] = numDims;
+    tileIvs.push_back(tileLoop.getInductionVar());
+    tileLoops.push_back(tileLoop);
+    rewriter.setInsertionPointToStart(tileLoop.getBody());
+  }
+  // Point loops: dims are the outer point loops, then the tile origin.
+  SmallVector<Value> pointIvs;
+  SmallVector<affine::AffineForOp> pointLoops;
+  for (size_t k = 0; k < depth; ++k) {
+    SmallVector<Value> operands(pointIvs);
+    SmallVector<AffineExpr> lower{toExpr(lbs[k], context)};
+    SmallVector<AffineExpr> upper{toExpr(ubs[k], context)};
+    if (sizes[k] != 0) {
+      AffineExpr origin = getAffineDimExpr(k, context) * sizes[k];
+      operands.push_back(tileIvs[tileDim[k]]);
+      lower.push_back(origin);
+      upper.push_back(origin + sizes[k]);
+    }
+    unsigned numDims = operands.size();
+    auto pointLoop = affine::AffineForOp::create(
+        rewriter, band[k].getLoc(), operands,
+        boundMap(numDims, lower, /*isUpper=*/false, context), operands,
+        boundMap(numDims, upper, /*isUpper=*/true, context), 1);
+    pointIvs.push_back(pointLoop.getInductionVar());
+    pointLoops.push_back(pointLoop);
+    rewriter.setInsertionPointToStart(pointLoop.getBody());
+  }
+  (void)loc;
+  // The body moves into the innermost point loop.
+  Block *source = band.back().getBody();
+  Block *destination = pointLoops.back().getBody();
+  for (Operation &bodyOp :
+       llvm::make_early_inc_range(source->without_terminator()))
+    rewriter.moveOpBefore(&bodyOp, destination->getTerminator());
+  for (size_t k = 0; k < depth; ++k)
+    rewriter.replaceAllUsesWith(band[k].getInductionVar(), pointIvs[k]);
+  rewriter.eraseOp(band.front());
+  SmallVector<Operation *> tileOps(tileLoops.begin(), tileLoops.end());
+  if (wavefront) {
+    std::string why;
+    auto built = buildWavefront(rewriter, tileLoops[0], tileLoops[1], why);
+    if (failed(built))
+      return emitDefiniteFailure(op->getLoc())
+             << "could not run the tiles as a wavefront: " << why;
+    tileOps[0] = built->first;
+    tileOps[1] = built->second;
+  }
+  for (Operation *loop : tileOps)
+    results.push_back(loop);
+  for (affine::AffineForOp loop : pointLoops)
+    results.push_back(loop);
+  return DiagnosedSilenceableFailure::success();
+}
+
+/// The largest number of iterations of the outer tile loop that a
+/// wavefront enumerates to find the range of the inner one.
+constexpr int64_t kMaxWavefrontTrips = 1 << 16;
+
+/// Rewrites tile loop `outer` (constant bounds, step 1) and the tile loop
+/// `inner` directly and only nested in it (bounds that are affine functions
+/// of `outer`'s variable, step 1) into a sequential loop over wavefronts
+/// w = a + b and, inside it, an affine.parallel over the values of a on that
+/// wavefront, with b = w - a under a guard that keeps b within its bounds.
+/// The caller has checked that every dependence has a non-negative distance
+/// on both loops, so that two tiles on one wavefront are independent.
+/// Returns the two new loops, or a message.
+static FailureOr<std::pair<affine::AffineForOp, affine::AffineParallelOp>>
+buildWavefront(RewriterBase &rewriter, affine::AffineForOp outer,
+               affine::AffineForOp inner, std::string &why) {
+  Value outerIv = outer.getInductionVar();
+  AffineMap lbMap = inner.getLowerBoundMap(), ubMap = inner.getUpperBoundMap();
+  auto onlyOuter = [&](ValueRange operands) {
+    return llvm::all_of(operands, [&](Value v) { return v == outerIv; });
+  };
+  if (!outer.hasConstantBounds() || outer.getStepAsInt() != 1 ||
+      inner.getStepAsInt() != 1 || !onlyOuter(inner.getLowerBoundOperands()) ||
+      !onlyOuter(inner.getUpperBoundOperands())) {
+    why = "the tile loops do not have the expected bounds";
+    return failure();
+  }
+  int64_t outerLow = outer.getConstantLowerBound();
+  int64_t trips = outer.getConstantUpperBound() - outerLow;
+  if (trips <= 0 || trips > kMaxWavefrontTrips) {
+    why = "the outer tile loop has no or too many iterations";
+    return failure();
+  }
+  // The range of b over all iterations of a.
+  auto evaluate = [&](AffineMap map, ValueRange operands, int64_t value,
+                      bool isUpper) {
+    SmallVector<int64_t> dims(operands.size(), value);
+    SmallVector<int64_t> values = map.compose(dims);
+    return isUpper ? *llvm::min_element(values) : *llvm::max_element(values);
+  };
+  std::optional<int64_t> lowest, highest;
+  for (int64_t a = outerLow; a < outerLow + trips; ++a) {
+    int64_t lb = evaluate(lbMap, inner.getLowerBoundOperands(), a, false);
+    int64_t ub = evaluate(ubMap, inner.getUpperBoundOperands(), a, true);
+    if (ub <= lb)
+      continue;
+    lowest = std::min(lowest.value_or(lb), lb);
+    highest = std::max(highest.value_or(ub - 1), ub - 1);
+  }
+  if (!lowest) {
+    why = "the inner tile loop has no iteration";
+    return failure();
+  }
+
+  MLIRContext *context = rewriter.getContext();
+  Location loc = outer.getLoc();
+  AffineExpr w = getAffineDimExpr(0, context);
+  rewriter.setInsertionPoint(outer);
+  auto wavefront =
+      affine::AffineForOp::create(rewriter, loc, outerLow + *lowest,
+                                  outerLow + trips - 1 + *highest + 1, 1);
+  rewriter.setInsertionPointToStart(wavefront.getBody());
+  Value wIv = wavefront.getInductionVar();
+  // a in [max(outerLow, w - highest), min(outerLow + trips - 1, w - lowest)].
+  AffineMap lower =
+      boundMap(1, {getAffineConstantExpr(outerLow, context), w - *highest},
+               /*isUpper=*/false, context);
+  AffineMap upper = boundMap(
+      1, {getAffineConstantExpr(outerLow + trips, context), w - *lowest + 1},
+      /*isUpper=*/true, context);
+  auto across = affine::AffineForOp::create(rewriter, loc, ValueRange{wIv},
+                                            lower, ValueRange{wIv}, upper, 1);
+  rewriter.setInsertionPointToStart(across.getBody());
+  Value aIv = across.getInductionVar();
+  Value bValue = affine::AffineApplyOp::create(
+      rewriter, inner.getLoc(),
+      AffineMap::get(2, 0, w - getAffineDimExpr(1, context), context),
+      ValueRange{wIv, aIv});
+  // Guard: every lower bound <= b < every upper bound.
+  AffineExpr b = getAffineDimExpr(1, context);
+  SmallVector<AffineExpr> conditions;
+  auto addBounds = [&](AffineMap map, ValueRange operands, bool isUpper) {
+    SmallVector<AffineExpr> replacements(operands.size(),
+                                         getAffineDimExpr(0, context));
+    for (AffineExpr bound : map.getResults()) {
+      bound = bound.replaceDimsAndSymbols(replacements, {});
+      conditions.push_back(isUpper ? bound - 1 - b : b - bound);
+    }
+  };
+  addBounds(lbMap, inner.getLowerBoundOperands(), false);
+  addBounds(ubMap, inner.getUpperBoundOperands(), true);
+  auto guard = affine::AffineIfOp::create(
+      rewriter, inner.getLoc(),
+      IntegerSet::get(2, 0, conditions,
+                      SmallVector<bool>(conditions.size(), false)),
+      ValueRange{aIv, bValue}, /*withElseRegion=*/false);
+  Block *destination = guard.getThenBlock();
+  for (Operation &bodyOp :
+       llvm::make_early_inc_range(inner.getBody()->without_terminator()))
+    rewriter.moveOpBefore(&bodyOp, destination->getTerminator());
+  rewriter.replaceAllUsesWith(inner.getInductionVar(), bValue);
+  rewriter.replaceAllUsesWith(outerIv, aIv);
+  rewriter.eraseOp(outer);
+  affine::AffineParallelOp parallel;
+  if (failed(affine::affineParallelize(across, {}, &parallel))) {
+    why = "affineParallelize failed on the loop over one wavefront";
+    return failure();
+  }
+  return std::make_pair(wavefront, parallel);
 }
 
 //===----------------------------------------------------------------------===//

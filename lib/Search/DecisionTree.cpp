@@ -109,6 +109,7 @@ Stage stageOf(const Parameter &parameter) {
   case ParamRole::Fuse:
     return Fusion;
   case ParamRole::Order:
+  case ParamRole::Skew:
     return Order;
   case ParamRole::Tile:
     return Tiling;

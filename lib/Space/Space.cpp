@@ -182,10 +182,10 @@ std::optional<ParamKind> tuner::parseParamKind(StringRef text) {
 
 /// Every role JSON spells, in declaration order.
 static constexpr ParamRole kSpelledRoles[] = {
-    ParamRole::Tile,   ParamRole::RegisterTile, ParamRole::Order,
-    ParamRole::Unroll, ParamRole::Vectorize,    ParamRole::Parallel,
-    ParamRole::Fuse,   ParamRole::Knob,         ParamRole::Alternatives,
-    ParamRole::Lowering, ParamRole::Distribute};
+    ParamRole::Tile,     ParamRole::RegisterTile, ParamRole::Order,
+    ParamRole::Unroll,   ParamRole::Vectorize,    ParamRole::Parallel,
+    ParamRole::Fuse,     ParamRole::Knob,         ParamRole::Alternatives,
+    ParamRole::Lowering, ParamRole::Distribute,   ParamRole::Skew};
 
 StringRef tuner::stringifyParamRole(ParamRole role) {
   switch (role) {
@@ -213,6 +213,8 @@ StringRef tuner::stringifyParamRole(ParamRole role) {
     return "lowering";
   case ParamRole::Distribute:
     return "distribute";
+  case ParamRole::Skew:
+    return "skew";
   }
   llvm_unreachable("unknown ParamRole");
 }

@@ -75,6 +75,21 @@ std::vector<int64_t> tileCandidates(int64_t extent, unsigned limit,
   return picked;
 }
 
+/// Tile sizes for an inner loop of a skewed band, whose tiles are
+/// parallelograms of the original loops (so dividing the extent buys
+/// nothing): powers of two from 4 below the extent, and the extent ("not
+/// tiled"); beyond `limit`, the smallest go first.
+std::vector<int64_t> skewedTileCandidates(int64_t extent, unsigned limit) {
+  std::vector<int64_t> candidates;
+  for (int64_t p = 4; p < extent; p *= 2)
+    candidates.push_back(p);
+  if (candidates.size() + 1 > limit)
+    candidates.erase(candidates.begin(),
+                     candidates.begin() + (candidates.size() + 1 - limit));
+  candidates.push_back(extent);
+  return candidates;
+}
+
 std::vector<ParamValue> toValues(llvm::ArrayRef<int64_t> ints) {
   std::vector<ParamValue> values;
   for (int64_t v : ints)
@@ -213,6 +228,11 @@ private:
     std::vector<std::string> tileNames(band.size()), rtileNames(band.size());
     std::vector<int64_t> extents;
     std::vector<bool> parallelLoop;
+    // Time tiling: an affine band that is not fully permutable may be skewed
+    // (see LoopNest::skewBand), which lets every loop of the skew band be
+    // tiled.
+    const bool offersSkew =
+        !isLinalg && options.skew && options.tile && nest.skewBand.size() > 1;
 
     for (auto [position, loopId] : llvm::enumerate(band)) {
       const Loop &loop = tree.loops[loopId];
@@ -223,11 +243,17 @@ private:
       // Tiling hoists a tile loop above the loops outside it: in a band that
       // is not fully permutable, only the outermost loop may be tiled
       // (strip-mined in place).
-      if (!nest.fullyPermutable && position > 0)
+      if (!nest.fullyPermutable && position > 0 && !offersSkew)
         continue;
-      std::vector<int64_t> candidates = tileCandidates(
-          loop.extent, options.maxTileCandidates,
-          /*powersOfTwo=*/isLinalg && options.partialTiles);
+      // The tiles of a skewed band are not aligned with its loops anyway:
+      // its inner loops get powers of two.
+      bool skewedTiles = offersSkew && !nest.fullyPermutable && position > 0;
+      std::vector<int64_t> candidates =
+          skewedTiles
+              ? skewedTileCandidates(loop.extent, options.maxTileCandidates)
+              : tileCandidates(loop.extent, options.maxTileCandidates,
+                               /*powersOfTwo=*/isLinalg &&
+                                   options.partialTiles);
       std::string tileName = llvm::formatv("{0}.tile.l{1}", n, position);
       Parameter tile = Parameter::ordinal(tileName, toValues(candidates),
                                           /*logScale=*/true);
@@ -288,6 +314,15 @@ private:
         return err;
       rtileNames[position] = rtileName;
     }
+    // Time tiling: the skew switch, the tiles of the skew band's loops
+    // beyond the band (the fused sibling nests' rows), and the rules that
+    // tie the inner tiles to the switch.
+    std::string skewName;
+    if (offersSkew) {
+      skewName = n + ".skew";
+      if (auto err = addSkew(nest, band, skewName, tileNames, extents))
+        return err;
+    }
     auto tileOf = [&](size_t position) { return tileNames[position]; };
     auto rtileOf = [&](size_t position) { return rtileNames[position]; };
     // "Some loop of `positions` is tiled": a disjunction over tile params.
@@ -323,6 +358,17 @@ private:
       if (!onlyIdentity)
         if (auto err = add(std::move(order), &nest, ParamRole::Order))
           return err;
+      // A skewed band keeps its order.
+      if (!onlyIdentity && offersSkew) {
+        std::vector<std::string> identity;
+        for (size_t p = 0; p < band.size(); ++p)
+          identity.push_back(llvm::formatv("{0}.order[{1}] == {1}", n, p));
+        if (auto err =
+                space.addConstraint(llvm::formatv("!{0} || ({1})", skewName,
+                                                  llvm::join(identity, " && "))
+                                        .str()))
+          return err;
+      }
       // The strip-mined loop of a band that is not fully permutable must
       // stay outermost.
       if (!onlyIdentity && !nest.fullyPermutable && !tileOf(0).empty())
@@ -373,6 +419,12 @@ private:
         if (auto err = space.addConstraint(
                 llvm::formatv("{0} <= {1}", name, bound).str()))
           return err;
+        // The point loops of a skewed band have max/min bounds, which
+        // affine unrolling does not take.
+        if (offersSkew)
+          if (auto err = space.addConstraint(
+                  llvm::formatv("!{0} || {1} == 1", skewName, name).str()))
+            return err;
       }
     }
 
@@ -514,15 +566,18 @@ private:
 
     // Parallelization of the outer tile loops.
     bool canParallelize = isLinalg ? llvm::is_contained(parallelLoop, true)
-                                   : nest.outerLoopParallel;
+                                   : nest.outerLoopParallel || offersSkew;
     if (options.parallelize && target.cores > 1 && canParallelize) {
       std::string name = n + ".parallel";
       Parameter parallel = Parameter::boolean(name);
       parallel.defaultValue = ParamValue::boolean(false);
       parallel.description =
-          isLinalg ? "distribute the tiles of the parallel loops over the "
-                     "cores"
-                   : "run the outermost loop in parallel";
+          isLinalg     ? "distribute the tiles of the parallel loops over the "
+                         "cores"
+          : offersSkew ? "run the outermost loop in parallel; skewed, run "
+                         "the tiles as a wavefront (those of one wavefront "
+                         "in parallel)"
+                       : "run the outermost loop in parallel";
       if (auto err = add(std::move(parallel), &nest, ParamRole::Parallel))
         return err;
       // For affine nests, the loop found parallel must stay outermost, and
@@ -544,12 +599,18 @@ private:
             tileOf(0).empty()
                 ? std::string("false")
                 : llvm::formatv("{0} < {1}", tileOf(0), extents[0]).str();
+        // (A wavefront of tiles needs no tiled outermost loop.)
+        if (offersSkew)
+          outerTiled = skewName + " || " + outerTiled;
         if (auto err = space.addConstraint(
                 llvm::formatv("!{0} || {1} || !({2})", name, outerTiled,
                               innerTiled)
                     .str()))
           return err;
       }
+      if (offersSkew)
+        if (auto err = addWavefront(nest, name, skewName, tileNames, extents))
+          return err;
       if (!isLinalg && space.indexOf(n + ".unroll"))
         if (auto err = space.addConstraint(
                 llvm::formatv("!{0} || {1}.unroll == 1", name, n).str()))
@@ -603,6 +664,93 @@ private:
       }
     }
     return llvm::Error::success();
+  }
+
+  /// The skew switch of an affine nest with a skew band, the tile
+  /// parameters of the skew band's loops beyond the band (appended to
+  /// `tileNames` and `extents`), and the rules: an inner loop of the skew
+  /// band is tiled only when skewed, and a skewed band tiles some inner
+  /// loop (otherwise skewing changes nothing but the bounds).
+  llvm::Error addSkew(const LoopNest &nest, const std::vector<int> &band,
+                      const std::string &skewName,
+                      std::vector<std::string> &tileNames,
+                      std::vector<int64_t> &extents) {
+    const std::string &n = nest.name;
+    Parameter skew = Parameter::boolean(skewName);
+    skew.defaultValue = ParamValue::boolean(false);
+    skew.description =
+        nest.skewBand.size() > band.size()
+            ? "fuse the nests inside the band (shifted) and skew the band so "
+              "that it is fully permutable: the tile sizes apply to the "
+              "skewed band"
+            : "skew the band so that it is fully permutable: the tile sizes "
+              "apply to the skewed band";
+    if (auto err = add(std::move(skew), &nest, ParamRole::Skew))
+      return err;
+    for (size_t position = band.size(); position < nest.skewBand.size();
+         ++position) {
+      const Loop &loop = tree.loops[nest.skewBand[position]];
+      extents.push_back(loop.extent);
+      tileNames.emplace_back();
+      if (loop.extent <= 1)
+        continue;
+      std::string tileName = llvm::formatv("{0}.tile.l{1}", n, position);
+      Parameter tile =
+          Parameter::ordinal(tileName,
+                             toValues(skewedTileCandidates(
+                                 loop.extent, options.maxTileCandidates)),
+                             /*logScale=*/true);
+      tile.defaultValue = ParamValue::integer(loop.extent);
+      tile.description = llvm::formatv(
+          "tile size of loop {0} (extent {1}) of the fused nests, skewed; the "
+          "extent means not tiled",
+          loop.name, loop.extent);
+      if (auto err = add(std::move(tile), &nest, ParamRole::Tile, position))
+        return err;
+      tileNames.back() = tileName;
+    }
+    std::vector<std::string> innerTiled;
+    for (size_t position = 1; position < tileNames.size(); ++position) {
+      if (tileNames[position].empty())
+        continue;
+      std::string tiled =
+          llvm::formatv("{0} < {1}", tileNames[position], extents[position]);
+      innerTiled.push_back(tiled);
+      if (auto err = space.addConstraint(
+              llvm::formatv("{0} || !({1})", skewName, tiled).str()))
+        return err;
+    }
+    return space.addConstraint(
+        llvm::formatv("!{0} || {1}", skewName,
+                      innerTiled.empty() ? std::string("false")
+                                         : llvm::join(innerTiled, " || "))
+            .str());
+  }
+
+  /// The rules of a parallel affine nest that may be skewed: a parallel
+  /// band that is not skewed needs its outermost loop parallel, and a
+  /// skewed one runs a wavefront over its first two tiled loops, so it
+  /// needs two tiled loops.
+  llvm::Error addWavefront(const LoopNest &nest, const std::string &parallel,
+                           const std::string &skewName,
+                           const std::vector<std::string> &tileNames,
+                           const std::vector<int64_t> &extents) {
+    if (!nest.outerLoopParallel)
+      if (auto err = space.addConstraint(
+              llvm::formatv("!{0} || {1}", parallel, skewName).str()))
+        return err;
+    std::vector<std::string> pairs;
+    for (size_t a = 0; a < tileNames.size(); ++a)
+      for (size_t b = a + 1; b < tileNames.size(); ++b)
+        if (!tileNames[a].empty() && !tileNames[b].empty())
+          pairs.push_back(llvm::formatv("({0} < {1} && {2} < {3})",
+                                        tileNames[a], extents[a], tileNames[b],
+                                        extents[b]));
+    return space.addConstraint(
+        llvm::formatv("!({0} && {1}) || {2}", parallel, skewName,
+                      pairs.empty() ? std::string("false")
+                                    : llvm::join(pairs, " || "))
+            .str());
   }
 
   llvm::Error addFusion() {

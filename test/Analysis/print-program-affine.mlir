@@ -37,7 +37,7 @@ func.func @affine_matmul(%A: memref<16x8xf32>, %B: memref<8x12xf32>, %C: memref<
 
 // Seidel-like in-place update A[i][j] = A[i-1][j+1] + A[i][j-1]: the
 // dependence of distance (1, -1) forbids the interchange and the outer loop
-// carries it.
+// carries it; skewing j by i makes the band fully permutable.
 // CHECK-LABEL: function @seidel
 // CHECK-NEXT:   buffers:
 // CHECK-NEXT:     #0 %arg0 memref 10x10 f32 (arg)
@@ -49,6 +49,7 @@ func.func @affine_matmul(%A: memref<16x8xf32>, %B: memref<8x12xf32>, %C: memref<
 // CHECK-NEXT:           read  #0 {{\[}}[1, 0, 0], [0, 1, -1]]
 // CHECK-NEXT:           write #0 {{\[}}[1, 0, 0], [0, 1, 0]]
 // CHECK-NEXT:     band: nest_0.d0 nest_0.d1
+// CHECK-NEXT:     skew band: nest_0.d0 nest_0.d1
 // CHECK-NEXT:     legal orders (1 of 2): [0, 1]
 // CHECK-NEXT:   edges: none
 func.func @seidel(%A: memref<10x10xf32>) {
@@ -82,7 +83,8 @@ func.func @wavefront(%A: memref<10x10xf32>) {
 
 // Seidel-2d with its time loop: only the original order of the 3-loop band
 // is legal; only the innermost loop is parallel. The time loop does not index the written location and the
-// statement reads it: it is tagged as a reduction.
+// statement reads it: it is tagged as a reduction. Skewed, the band becomes
+// fully permutable.
 // CHECK-LABEL: function @seidel_2d
 // CHECK-NEXT:   buffers:
 // CHECK-NEXT:     #0 %arg0 memref 12x12 f64 (arg)
@@ -94,6 +96,7 @@ func.func @wavefront(%A: memref<10x10xf32>) {
 // CHECK-COUNT-3:          read  #0
 // CHECK-NEXT:             write #0 {{\[}}[0, 1, 0, 0], [0, 0, 1, 0]]
 // CHECK-NEXT:     band: nest_0.d0 nest_0.d1 nest_0.d2
+// CHECK-NEXT:     skew band: nest_0.d0 nest_0.d1 nest_0.d2
 // CHECK-NEXT:     legal orders (1 of 6): [0, 1, 2]
 func.func @seidel_2d(%A: memref<12x12xf64>) {
   %three = arith.constant 3.0 : f64
@@ -157,6 +160,24 @@ func.func @statements(%A: memref<8xf32>, %B: memref<8xf32>, %C: memref<8xf32>) {
     %c = affine.load %C[%i] : memref<8xf32>
     %d = arith.subf %c, %zero : f32
     affine.store %d, %A[%i] : memref<8xf32>
+  }
+  return
+}
+
+// The seidel-like update again, its inner loop striding by 2 (and its
+// accesses with it): not fully permutable, but skewing (which takes loops
+// of step 1) does not apply.
+// CHECK-LABEL: function @strided_seidel
+// CHECK:         band: nest_0.d0 nest_0.d1
+// CHECK-NEXT:    legal orders (1 of 2): [0, 1]
+func.func @strided_seidel(%A: memref<10x10xf32>) {
+  affine.for %i = 1 to 9 {
+    affine.for %j = 1 to 9 step 2 {
+      %ne = affine.load %A[%i - 1, %j + 2] : memref<10x10xf32>
+      %w = affine.load %A[%i, %j - 2] : memref<10x10xf32>
+      %s = arith.addf %ne, %w : f32
+      affine.store %s, %A[%i, %j] : memref<10x10xf32>
+    }
   }
   return
 }

@@ -46,7 +46,10 @@ func.func @stencil_generic(%A: tensor<11x11xf32>) -> tensor<8x8xf32> {
 
 // Jacobi-2d as an affine nest: a time loop around two sweeps, so the nest is
 // imperfect, its band is the time loop alone, and the time loop carries a
-// dependence. The second sweep reads what the first wrote.
+// dependence. The second sweep reads what the first wrote. Fusing the
+// sweeps' row loops (with a shift) and skewing them by the time loop makes
+// a fully permutable band: its skew band is the time loop and the first
+// sweep's row loop.
 // CHECK-LABEL: function @jacobi_2d
 // CHECK-NEXT:   buffers:
 // CHECK-NEXT:     #0 %arg0 memref 10x10 f32 (arg)
@@ -68,6 +71,7 @@ func.func @stencil_generic(%A: tensor<11x11xf32>) -> tensor<8x8xf32> {
 // CHECK-NEXT:             read  #1 {{\[}}[0, 1, 0, 0], [0, 0, 1, 0]]
 // CHECK-NEXT:             write #0 {{\[}}[0, 1, 0, 0], [0, 0, 1, 0]]
 // CHECK-NEXT:     band: nest_0.d0
+// CHECK-NEXT:     skew band: nest_0.d0 nest_0.d1
 // CHECK-NEXT:     legal orders (1 of 1): [0]
 // CHECK-NEXT:   edges:
 // CHECK-NEXT:     nest_0.s0 -> nest_0.s1 via #1 (memref)

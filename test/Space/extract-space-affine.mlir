@@ -1,6 +1,7 @@
 // Affine nests: dependence analysis decides the legal loop orders and
 // whether the band may be tiled in several dimensions.
-// RUN: tuner-opt %s --tuner-extract-space="function=seidel target=%S/Inputs/avx512-4core.json" -o /dev/null | FileCheck %s --check-prefix=SEIDEL
+// RUN: tuner-opt %s --tuner-extract-space="function=seidel target=%S/Inputs/avx512-4core.json skew=false" -o /dev/null | FileCheck %s --check-prefix=SEIDEL
+// RUN: tuner-opt %s --tuner-extract-space="function=seidel target=%S/Inputs/avx512-4core.json" -o /dev/null | FileCheck %s --check-prefix=SKEW
 // RUN: tuner-opt %s --tuner-extract-space="function=matmul target=%S/Inputs/avx512-4core.json" -o /dev/null | FileCheck %s --check-prefix=MATMUL
 
 // An in-place stencil under a time loop is not fully permutable: tiling would
@@ -29,6 +30,38 @@
 // SEIDEL:        "name": "nest_0.order",
 // SEIDEL-NOT:    "nest_0.parallel"
 // SEIDEL-NOT:    "nest_0.vectorize"
+
+// With skewing (the default), every loop of the band may be tiled once it is
+// skewed (inner loops by powers of two: their tiles are parallelograms of
+// the original loops), the skewed band keeps its order and is not unrolled,
+// and it may run its tiles as a wavefront, which needs two tiled loops.
+// SKEW:      "constraints": [
+// SKEW-NEXT:   "nest_0.skew || !(nest_0.tile.l1 < 62)",
+// SKEW-NEXT:   "nest_0.skew || !(nest_0.tile.l2 < 62)",
+// SKEW-NEXT:   "!nest_0.skew || nest_0.tile.l1 < 62 || nest_0.tile.l2 < 62",
+// SKEW-NEXT:   "!nest_0.skew || (nest_0.order[0] == 0 && nest_0.order[1] == 1 && nest_0.order[2] == 2)",
+// SKEW-NEXT:   "nest_0.tile.l0 == 4 || nest_0.order[0] == 0",
+// SKEW-NEXT:   "nest_0.unroll <= min(nest_0.tile.l0, min(nest_0.tile.l1, nest_0.tile.l2))",
+// SKEW-NEXT:   "!nest_0.skew || nest_0.unroll == 1",
+// SKEW-NEXT:   "!nest_0.parallel || nest_0.order[0] == 0",
+// SKEW-NEXT:   "!nest_0.parallel || nest_0.skew || nest_0.tile.l0 < 4 || !(nest_0.tile.l1 < 62 || nest_0.tile.l2 < 62)",
+// SKEW-NEXT:   "!nest_0.parallel || nest_0.skew",
+// SKEW-NEXT:   "!(nest_0.parallel && nest_0.skew) || (nest_0.tile.l0 < 4 && nest_0.tile.l1 < 62) || (nest_0.tile.l0 < 4 && nest_0.tile.l2 < 62) || (nest_0.tile.l1 < 62 && nest_0.tile.l2 < 62)",
+// SKEW-NEXT:   "!nest_0.parallel || nest_0.unroll == 1"
+// SKEW-NEXT: ],
+// SKEW:        "name": "nest_0.tile.l1",
+// SKEW:        "values": [
+// SKEW-NEXT:     4,
+// SKEW-NEXT:     8,
+// SKEW-NEXT:     16,
+// SKEW-NEXT:     32,
+// SKEW-NEXT:     62
+// SKEW-NEXT:   ]
+// SKEW:        "role": "skew"
+// SKEW:        "kind": "boolean",
+// SKEW-NEXT:   "name": "nest_0.skew"
+// SKEW:        "kind": "boolean",
+// SKEW-NEXT:   "name": "nest_0.parallel"
 
 // An affine matmul is fully permutable: every loop may be tiled, every order
 // is legal, and the outer loop may run in parallel while it stays outermost,

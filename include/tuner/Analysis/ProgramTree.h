@@ -132,6 +132,15 @@ struct LoopNest {
   /// loop, so that the band may be tiled in several dimensions (linalg:
   /// always). Otherwise only one loop may be tiled (strip-mined).
   bool fullyPermutable = true;
+  /// Time tiling (affine nests that are not fully permutable): the loops
+  /// that skewing makes a fully permutable band, outermost first (see
+  /// tuner/Analysis/Skewing.h). Either the band itself, or, when the band's
+  /// innermost loop holds several loop nests (a time loop over the sweeps of
+  /// a Jacobi stencil), the band followed by the outermost loop of the first
+  /// of those nests, which the schedule fuses with shifts into one loop.
+  /// Empty when skewing does not apply (a fully permutable band, a single
+  /// loop, or dependences no skew fixes).
+  std::vector<int> skewBand;
 };
 
 /// A producer/consumer edge: `consumer` reads what `producer` wrote.

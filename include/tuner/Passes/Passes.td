@@ -38,6 +38,9 @@ defvar TunerSpaceOptions = [
            "Offer how vectorized contractions are lowered">,
     Option<"distribution", "distribute", "bool", /*default=*/"true",
            "Offer which tiled parallel loops run on all cores">,
+    Option<"skew", "skew", "bool", /*default=*/"true",
+           "Offer skewing (time tiling, wavefronts) for affine bands that "
+           "are not fully permutable">,
 ];
 
 def TunerPrintProgram : Pass<"tuner-print-program", "mlir::ModuleOp"> {

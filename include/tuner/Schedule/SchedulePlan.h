@@ -58,6 +58,20 @@ struct NestPlan {
   int fusedInto = -1;
   /// The fuse parameter that fused this nest (for error messages).
   std::string fuseParameter;
+  /// Time tiling (affine nests with a skew band, see LoopNest::skewBand):
+  /// the sibling nests inside the band are fused (shifted), the band is
+  /// skewed so that it is fully permutable, tiled by `skewTile`, and, when
+  /// `parallel`, its tiles run as a wavefront (those of one wavefront in
+  /// parallel). `tile` then holds the skewed band's sizes of the band's
+  /// positions.
+  bool skew = false;
+  /// Loop ids, extents and tile sizes (0: not tiled) of the skew band,
+  /// outermost first: the band's loops, then the fused nests' loops (see
+  /// fusedDepth()). Empty for a nest without a skew band; its tile sizes
+  /// mirror `tile` on the band's positions.
+  std::vector<int> skewBand;
+  std::vector<int64_t> skewExtents;
+  std::vector<int64_t> skewTile;
 
   bool isTiled() const;
   bool isRegisterTiled() const;
@@ -90,6 +104,11 @@ struct NestPlan {
   /// Whether the schedule leaves this nest as it is (nothing is emitted for
   /// it; a fused nest is not untouched).
   bool isUntouched() const;
+  /// How many loops of the sibling nests inside the band the skew band
+  /// fuses (0 for a perfect band).
+  size_t fusedDepth() const {
+    return skewBand.size() > band.size() ? skewBand.size() - band.size() : 0;
+  }
 };
 
 /// What a config says about every nest of a program.

@@ -109,6 +109,37 @@ def Tuner_AffineTileOp : Op<Transform_Dialect, "tuner.affine_tile",
     size), then one handle per point loop (one per band loop). With all sizes
     0 nothing is transformed and the results are the band's loops.
 
+    A band that is not hyper-rectangular, but whose loops each run from one
+    affine function of the outer band loops to another (a band skewed by
+    `transform.tuner.affine_skew`), is tiled with rectangular tiles of the
+    skewed space: a tile loop walks the tile origins (multiples of its size)
+    from the smallest to the largest value its loop takes within the outer
+    tiles, and a point loop runs from the larger of its tile origin and its
+    own lower bound to the smaller of the tile end and its upper bound. A
+    loop of size 0 then gets no tile loop at all. Such tiling is only legal
+    when the band is fully permutable, which is checked with the affine
+    dependence analysis (every dependence distance must be non-negative on
+    every band loop). Its tile loops count tiles (step 1; the point loops
+    multiply by the size).
+
+    With `wavefront` (at least two loops tiled), the band is tiled that way
+    whether it is hyper-rectangular or not (and must be fully permutable),
+    and the tile loops of the first two tiled loops, `a` and `b`, become a
+    sequential loop over the wavefronts `w = a + b` and, inside it, an
+    `affine.parallel` over the tiles of one wavefront (`b = w - a`, under an
+    `affine.if` that keeps `b` within its bounds). Since every dependence
+    distance is non-negative, a tile depends only on tiles with smaller or
+    equal `a` and `b`, all on earlier wavefronts: the tiles of one wavefront
+    run in parallel (Pluto's wavefront of tiles). The first two results are
+    then the wavefront loop and the `affine.parallel`.
+
+    Example (seidel-2d, skewed):
+    ```
+    %l:5 = transform.tuner.affine_tile %skewed tile_sizes [4, 32, 0] wavefront
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op,
+           !transform.any_op, !transform.any_op, !transform.any_op)
+    ```
+
     Example:
     ```
     %l:5 = transform.tuner.affine_tile %nest tile_sizes [32, 0, 8]
@@ -120,14 +151,18 @@ def Tuner_AffineTileOp : Op<Transform_Dialect, "tuner.affine_tile",
 
     Consumes the target handle. Fails silenceably when a target is not an
     `affine.for`, its perfect band is shorter than `tile_sizes`, a loop with
-    size 0 has no constant trip count, or the band is not hyper-rectangular.
+    size 0 of a hyper-rectangular band has no constant trip count, or the
+    band is neither hyper-rectangular nor bounded by single affine functions
+    of its outer loops with steps of 1, or tiling it would reverse a
+    dependence, or `wavefront` is set with fewer than two tiled loops.
   }];
 
   let arguments = (ins TransformHandleTypeInterface:$target,
-                       DenseI64ArrayAttr:$tile_sizes);
+                       DenseI64ArrayAttr:$tile_sizes,
+                       UnitAttr:$wavefront);
   let results = (outs Variadic<TransformHandleTypeInterface>:$loops);
   let assemblyFormat = [{
-    $target `tile_sizes` $tile_sizes attr-dict
+    $target `tile_sizes` $tile_sizes (`wavefront` $wavefront^)? attr-dict
     `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
@@ -162,6 +197,127 @@ def Tuner_AffineParallelizeOp : Op<Transform_Dialect, "tuner.affine_parallelize"
   let assemblyFormat = [{
     $target attr-dict `:` functional-type(operands, results)
   }];
+
+  let cppNamespace = "::tuner::transform";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
+def Tuner_AffineShiftFuseOp : Op<Transform_Dialect, "tuner.affine_shift_fuse",
+    [FunctionalStyleTransformOpTrait, MemoryEffectsOpInterface,
+     TransformOpInterface, TransformEachOpTrait]> {
+  let summary = "Fuses the sibling loop nests inside a band, shifted so that "
+                "no dependence runs backwards";
+  let description = [{
+    Takes the perfect band rooted at each target `affine.for` and fuses the
+    loop nests in the body of its innermost loop (the sweeps of a time
+    loop: `for t { for i {...} for i {...} }`) into one nest: their outer
+    `depth` loops become one loop each, running over the union of their
+    ranges, and each sibling's body runs at iteration `x + shift` for its
+    own iteration `x`, under an `affine.if` where its range is smaller than
+    the union. The shifts are the smallest non-negative ones that give every
+    dependence between two siblings within one iteration of the band a
+    non-negative distance on each fused loop (affine dependence analysis;
+    PolyBench jacobi-2d's two sweeps get shifts 0 and 1), so the fusion is
+    legal by construction; `shifts` (one list of `depth` values per sibling,
+    flattened) gives them instead, and is checked against the dependences.
+
+    Example (the sweeps of jacobi-2d):
+    ```
+    %fused = transform.tuner.affine_shift_fuse %time depth = 1
+        : (!transform.any_op) -> !transform.any_op
+    ```
+
+    Returns the band's root, whose band now ends with the fused loops.
+
+    #### Return modes
+
+    Consumes the target handle. Fails silenceably when a target is not an
+    `affine.for`, its innermost band loop holds anything but loop nests,
+    a sibling has fewer than `depth` perfectly nested loops or loops with
+    non-constant bounds or steps other than 1, the dependences cannot be
+    measured, or the given shifts would reverse a dependence.
+  }];
+
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$depth,
+                       OptionalAttr<DenseI64ArrayAttr>:$shifts);
+  let results = (outs TransformHandleTypeInterface:$loop);
+  let assemblyFormat = [{
+    $target `depth` `=` $depth (`shifts` `=` $shifts^)? attr-dict
+    `:` functional-type(operands, results)
+  }];
+
+  let cppNamespace = "::tuner::transform";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
+def Tuner_AffineSkewOp : Op<Transform_Dialect, "tuner.affine_skew",
+    [FunctionalStyleTransformOpTrait, MemoryEffectsOpInterface,
+     TransformOpInterface, TransformEachOpTrait]> {
+  let summary = "Skews the perfectly nested band of an affine.for so that it "
+                "becomes fully permutable";
+  let description = [{
+    Skews the first `depth` loops of the perfect band rooted at each target
+    `affine.for`: the band's iteration `x` becomes `y = M x` for the
+    unit lower-triangular integer matrix `M` of `skew` (an affine map whose
+    result k is `d_k` plus a combination of `d_0 .. d_{k-1}`), so each loop
+    runs over its range shifted by the outer loops, and the body reads the
+    original indices back from `x = M^-1 y`. Such a skew keeps the order of
+    the iterations, so it is always legal; what it changes is the sign of
+    the dependence distances. Without `skew`, the op computes the smallest
+    non-negative skew that makes every dependence distance non-negative on
+    every band loop (from the affine dependence analysis; seidel-2d's
+    `(t, i, j)` becomes `(t, t + i, 2t + i + j)`).
+
+    After skewing, the dependences of the new band are measured again: every
+    distance must be non-negative on every band loop (the band is fully
+    permutable, so `transform.tuner.affine_tile` may tile all of it and run
+    its tiles as a wavefront),
+    or the op fails naming the dependence.
+
+    The band loops must have constant bounds and step 1.
+
+    Example:
+    ```
+    %skewed = transform.tuner.affine_skew %nest depth = 3
+        : (!transform.any_op) -> !transform.any_op
+    %skewed = transform.tuner.affine_skew %nest depth = 3
+        skew = affine_map<(t, i, j) -> (t, t + i, t * 2 + i + j)>
+        : (!transform.any_op) -> !transform.any_op
+    ```
+
+    Returns the band's root.
+
+    #### Return modes
+
+    Consumes the target handle. Fails silenceably when a target is not an
+    `affine.for`, its perfect band is shorter than `depth` or has a loop
+    with non-constant bounds or a step other than 1, no skew makes it fully
+    permutable, or the skewed band (with the given `skew`) is not fully
+    permutable.
+  }];
+
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$depth,
+                       OptionalAttr<AffineMapAttr>:$skew);
+  let results = (outs TransformHandleTypeInterface:$loop);
+  let assemblyFormat = [{
+    $target `depth` `=` $depth (`skew` `=` $skew^)? attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
 
   let cppNamespace = "::tuner::transform";
   let extraClassDeclaration = [{

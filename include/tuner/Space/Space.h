@@ -69,12 +69,17 @@ enum class ParamRole {
   /// "distribute": which tiled parallel loops of nest `nest` the cores share
   /// ("all" of them, as one multi-dimensional scf.forall, or only the
   /// "outer" one in loop order).
-  Distribute
+  Distribute,
+  /// "skew": whether to skew affine nest `nest` (time tiling: its band, with
+  /// the sibling nests of its innermost loop fused, becomes fully
+  /// permutable), so that its tile sizes apply to the skewed band and
+  /// `parallel` runs its tiles as a wavefront.
+  Skew
 };
 
 /// The name of a role in JSON: "tile", "rtile", "order", "unroll",
 /// "vectorize", "parallel", "fuse", "knob", "alternatives", "lowering",
-/// "distribute";
+/// "distribute", "skew";
 /// "none" for None,
 /// which JSON spells by leaving the role out.
 llvm::StringRef stringifyParamRole(ParamRole role);

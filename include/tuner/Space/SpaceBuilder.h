@@ -48,6 +48,11 @@ struct SpaceOptions {
   /// Offer which tiled parallel loops a parallel nest distributes (all, or
   /// the outermost) as a parameter.
   bool distribution = true;
+  /// Offer skewing (time tiling) for affine nests whose band is not fully
+  /// permutable: a `skew` switch, tile sizes for every loop of the skewed
+  /// band, and wavefront parallelism. Off: such bands are only strip-mined
+  /// along their outermost loop, as before.
+  bool skew = true;
   std::vector<int64_t> unrollFactors = {1, 2, 4, 8};
   /// At most this many tile-size candidates per loop (divisors of the
   /// extent, spread evenly in log scale, always including 1 and the extent).

@@ -74,12 +74,13 @@ TEST(ParamRole, EveryRoleKeepsItsJSONAndFingerprint) {
 
 TEST(ParamRole, NamesRoundTrip) {
   const ParamRole roles[] = {
-      ParamRole::Tile,   ParamRole::RegisterTile, ParamRole::Order,
-      ParamRole::Unroll, ParamRole::Vectorize,    ParamRole::Parallel,
-      ParamRole::Fuse,   ParamRole::Knob,         ParamRole::Alternatives};
-  const char *names[] = {"tile",   "rtile",     "order",
-                         "unroll", "vectorize", "parallel",
-                         "fuse",   "knob",      "alternatives"};
+      ParamRole::Tile,     ParamRole::RegisterTile, ParamRole::Order,
+      ParamRole::Unroll,   ParamRole::Vectorize,    ParamRole::Parallel,
+      ParamRole::Fuse,     ParamRole::Knob,         ParamRole::Alternatives,
+      ParamRole::Lowering, ParamRole::Distribute,   ParamRole::Skew};
+  const char *names[] = {"tile",         "rtile",    "order",      "unroll",
+                         "vectorize",    "parallel", "fuse",       "knob",
+                         "alternatives", "lowering", "distribute", "skew"};
   for (size_t i = 0; i < std::size(roles); ++i) {
     EXPECT_EQ(stringifyParamRole(roles[i]), names[i]);
     EXPECT_EQ(parseParamRole(names[i]), roles[i]) << names[i];
@@ -200,11 +201,11 @@ TEST(ParamRole, JSONErrors) {
   EXPECT_EQ(attributeError(R"({"role": "reticulate"})"),
             "parameter 'x.tile': unknown role 'reticulate' (known: tile, "
             "rtile, order, unroll, vectorize, parallel, fuse, knob, "
-            "alternatives, lowering, distribute)");
+            "alternatives, lowering, distribute, skew)");
   EXPECT_EQ(attributeError(R"({"role": "none"})"),
             "parameter 'x.tile': unknown role 'none' (known: tile, rtile, "
             "order, unroll, vectorize, parallel, fuse, knob, alternatives, "
-            "lowering, distribute)");
+            "lowering, distribute, skew)");
   EXPECT_EQ(attributeError(R"({"role": "Tile"})").substr(0, 40),
             "parameter 'x.tile': unknown role 'Tile' ");
   for (StringRef loop : {"one", "", "-1", "+1", "01", "1.0", " 1", "0x1",
