@@ -71,30 +71,47 @@ MonteCarloOptions monteCarloOptions(const SearchProblem &problem,
   return mcts;
 }
 
+using Created = llvm::Expected<std::unique_ptr<Strategy>>;
+
 const StrategyInfo kStrategies[] = {
     {"random", "uniform samples of the feasible configs", false, false,
-     [](const SearchProblem &p, const StrategyOptions &o) {
+     [](const SearchProblem &p, const StrategyOptions &o) -> Created {
        return createRandomSearch(*p.chain, o.seed);
      }},
     {"exhaustive", "every feasible config once", false, false,
-     [](const SearchProblem &p, const StrategyOptions &) {
+     [](const SearchProblem &p, const StrategyOptions &) -> Created {
        return createExhaustiveSearch(*p.chain);
      }},
     {"beam", "beam search guided by the cost model, its top k measured (BSM)",
      true, true,
-     [](const SearchProblem &p, const StrategyOptions &o) {
+     [](const SearchProblem &p, const StrategyOptions &o) -> Created {
        return createModelBeamSearch(*p.tree, *p.model, beamOptions(p, o));
      }},
     {"beam-exec", "beam search measuring every node (BSE)", true, false,
-     [](const SearchProblem &p, const StrategyOptions &o) {
+     [](const SearchProblem &p, const StrategyOptions &o) -> Created {
        return createExecutionBeamSearch(*p.tree, beamOptions(p, o));
      }},
     {"mcts", "Monte Carlo tree search guided by the cost model, its top k "
              "measured",
      true, true,
-     [](const SearchProblem &p, const StrategyOptions &o) {
+     [](const SearchProblem &p, const StrategyOptions &o) -> Created {
        return createMonteCarloTreeSearch(*p.tree, *p.model,
                                          monteCarloOptions(p, o));
+     }},
+    {"evolution",
+     "OpEvo: fitness-proportional recombination and q-random-walk mutation "
+     "on each parameter's topology",
+     false, false, createEvolution},
+    {"annealing", "Kernel Tuner's simulated annealing over neighbour moves",
+     false, false, createAnnealing},
+    {"genetic", "Kernel Tuner's genetic algorithm", false, false,
+     createGeneticSearch},
+    {"portfolio",
+     "OpenTuner's AUC bandit sharing the budget between strategies (random, "
+     "evolution, annealing, genetic by default)",
+     false, false,
+     [](const SearchProblem &p, const StrategyOptions &o) -> Created {
+       return createPortfolio(p, o);
      }},
 };
 

@@ -77,6 +77,73 @@ struct MonteCarloOptions : ExecutionOptions {
 std::unique_ptr<Strategy> createMonteCarloTreeSearch(
     const DecisionTree &tree, Evaluator &model, const MonteCarloOptions &options);
 
+//===----------------------------------------------------------------------===//
+// Sample-efficient black-box strategies. Each reads its knobs from
+// StrategyOptions::settings (README, "Search your own space"); a malformed
+// or unknown setting is an error that names it.
+//===----------------------------------------------------------------------===//
+
+/// OpEvo's topology-aware evolution: a population seeded with uniform
+/// feasible samples, fitness-proportional recombination of the top configs
+/// and q-random-walk mutation on each parameter's own topology
+/// (Neighbourhood); never proposes a config twice. Settings: `population`
+/// (λ, the parents and the initial samples, default 8), `q` (the walk's
+/// continuation probability, the mutation rate, in [0, 1], default 0.5).
+llvm::Expected<std::unique_ptr<Strategy>>
+createEvolution(const SearchProblem &problem, const StrategyOptions &options);
+
+/// Kernel Tuner's simulated annealing over the Neighbourhood's moves, with
+/// restarts. Settings: `temperature` (T0, default 1), `min-temperature`
+/// (default 0.001), `alpha` (the cooling factor, in (0, 1), default
+/// 0.995), `schedule` (the evaluations over which T falls from T0 to the
+/// minimum, after which the search restarts hot; default 100), `max-stuck`
+/// (free moves over known configs in a row before a restart, default 100).
+llvm::Expected<std::unique_ptr<Strategy>>
+createAnnealing(const SearchProblem &problem, const StrategyOptions &options);
+
+/// Kernel Tuner's genetic algorithm: rank-based Beta(1, 2.5) parent
+/// selection, crossover, mutation to a neighbour. Settings: `population`
+/// (default 20), `mutation-chance` (a child mutates with chance 1 in this,
+/// default 10), `crossover` (uniform, single-point, two-point or
+/// disruptive-uniform; default uniform).
+llvm::Expected<std::unique_ptr<Strategy>>
+createGeneticSearch(const SearchProblem &problem,
+                    const StrategyOptions &options);
+
+/// One strategy of a portfolio and the name it goes by.
+struct PortfolioMember {
+  std::string name;
+  std::unique_ptr<Strategy> strategy;
+};
+
+struct PortfolioOptions {
+  /// Results the area-under-the-curve credit looks back over (OpenTuner's
+  /// window).
+  unsigned window = 500;
+  /// Weight of the exploration term (OpenTuner's C).
+  double exploration = 0.05;
+  uint64_t seed = 1;
+  /// Identifies configs across members (Config::hash when unset).
+  ScheduleHash hash;
+};
+
+/// OpenTuner's AUC bandit over `members` (at least one): each proposal
+/// goes to the member with the best credit for recent new bests plus an
+/// exploration term; every member observes every result; a config is
+/// never proposed twice, whichever member offers it.
+std::unique_ptr<Strategy> createPortfolio(std::vector<PortfolioMember> members,
+                                          const PortfolioOptions &options);
+
+/// The portfolio over registered strategies. Settings: `members` (a
+/// comma-separated list of strategy names, default
+/// defaultPortfolioMembers()), `window` (default 500), `exploration`
+/// (default 0.05), and `<member>.<key>` for a member's own setting `key`.
+llvm::Expected<std::unique_ptr<Strategy>>
+createPortfolio(const SearchProblem &problem, const StrategyOptions &options);
+
+/// random, evolution, annealing and genetic, and bo when it is registered.
+std::vector<std::string> defaultPortfolioMembers();
+
 } // namespace tuner
 
 #endif // TUNER_SEARCH_STRATEGIES_H

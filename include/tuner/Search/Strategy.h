@@ -19,6 +19,7 @@
 #include "llvm/Support/Error.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -120,6 +121,7 @@ struct StrategyOptions {
   /// Model-guided strategies: see ExecutionStep.
   bool modelCorrection = false;
   bool diverseTopK = false;
+  std::map<std::string, std::string> settings;
 };
 
 /// One entry of the strategy registry.
@@ -130,8 +132,10 @@ struct StrategyInfo {
   /// Whether it walks a program's decision tree, and whether it needs the
   /// cost model to do so.
   bool needsTree = false, needsModel = false;
-  std::unique_ptr<Strategy> (*create)(const SearchProblem &problem,
-                                      const StrategyOptions &options);
+  /// Builds it; a setting it rejects (StrategyOptions::settings) is an
+  /// error that names the setting.
+  llvm::Expected<std::unique_ptr<Strategy>> (*create)(
+      const SearchProblem &problem, const StrategyOptions &options);
 };
 
 /// Every built-in strategy, in the order to list them. Adding a strategy is
@@ -145,8 +149,8 @@ llvm::Expected<const StrategyInfo &> findStrategy(llvm::StringRef name);
 
 /// The strategy `name` over `problem`. Fails, saying why, on an unknown
 /// name, on a tree strategy without a decision tree or a model-guided one
-/// without a model ("it needs a program"), and on exhaustive search of a
-/// space it cannot enumerate.
+/// without a model ("it needs a program"), on exhaustive search of a
+/// space it cannot enumerate, and on settings the strategy rejects.
 llvm::Expected<std::unique_ptr<Strategy>>
 createStrategy(llvm::StringRef name, const SearchProblem &problem,
                const StrategyOptions &options);

@@ -322,7 +322,8 @@ TEST(Search, TheRegistryBuildsEveryStrategyAndSaysWhatIsMissing) {
   userSpace.chain = &*chain;
   EXPECT_EQ(strategyNames(), (std::vector<std::string>{
                                  "random", "exhaustive", "beam", "beam-exec",
-                                 "mcts"}));
+                                 "mcts", "evolution", "annealing", "genetic",
+                                 "portfolio"}));
   for (const StrategyInfo &info : strategyRegistry()) {
     // A model of its own: each strategy scores the root once.
     FunctionEvaluator model(
@@ -349,11 +350,12 @@ TEST(Search, TheRegistryBuildsEveryStrategyAndSaysWhatIsMissing) {
   EXPECT_NE(llvm::toString(mcts.takeError()).find("needs a cost model"),
             std::string::npos);
   llvm::Expected<std::unique_ptr<Strategy>> unknown =
-      createStrategy("annealing", program, {});
+      createStrategy("simplex", program, {});
   ASSERT_FALSE(bool(unknown));
   EXPECT_EQ(llvm::toString(unknown.takeError()),
-            "unknown strategy 'annealing' (known: random, exhaustive, "
-            "beam, beam-exec, mcts)");
+            "unknown strategy 'simplex' (known: random, exhaustive, "
+            "beam, beam-exec, mcts, evolution, annealing, genetic, "
+            "portfolio)");
 }
 
 } // namespace

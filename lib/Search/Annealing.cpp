@@ -1,0 +1,189 @@
+//===- Annealing.cpp - Kernel Tuner's simulated annealing -----------------===//
+//
+// Kernel Tuner's simulated_annealing strategy on the Neighbourhood's moves:
+// from a uniform feasible start, each step draws a uniform feasible
+// neighbour of the current position (one parameter moved one step along its
+// topology) and moves there with probability 1 when it is better and
+// exp((new − old) / T) otherwise, on the log scale of the values (Kernel
+// Tuner divides the difference by the old cost: the same relative
+// difference). A failed config is never moved to once an ok one is held,
+// and a failed position is always left. The temperature falls as Kernel
+// Tuner's schedule scaled to a number of evaluations:
+// T = T0 · alpha^(c · ⌈log(Tmin) / log(alpha)⌉ / schedule) after c
+// evaluations, so it reaches Tmin after `schedule` of them; then the search
+// restarts hot from a new uniform sample. A neighbour evaluated before (by
+// this strategy or, in a portfolio, by another) costs nothing: the move is
+// decided on its known value, as Kernel Tuner's cache does; after
+// `max-stuck` such moves in a row without a new config, the search restarts
+// from a new sample (Kernel Tuner's "stuck" restart).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SearchCommon.h"
+
+#include "tuner/Search/Neighbourhood.h"
+#include "tuner/Search/Strategies.h"
+
+#include <cmath>
+#include <unordered_set>
+
+using namespace tuner;
+using namespace tuner::search;
+
+namespace {
+
+struct AnnealingSettings {
+  double temperature = 1.0;
+  double minTemperature = 0.001;
+  double alpha = 0.995;
+  unsigned schedule = 100;
+  unsigned maxStuck = 100;
+};
+
+class Annealing : public Strategy {
+public:
+  Annealing(const SearchProblem &problem, uint64_t seed,
+            AnnealingSettings settings)
+      : neighbourhood(*problem.chain), history(problem.hash),
+        sampler(*problem.chain, deriveSeed(seed, 0)), rng(seed),
+        settings(settings) {
+    // Kernel Tuner's max_iter: the steps alpha needs to bring T0 to Tmin.
+    double steps = std::ceil(std::log(settings.minTemperature /
+                                      settings.temperature) /
+                             std::log(settings.alpha));
+    exponentPerEvaluation = std::max(steps, 1.0) / settings.schedule;
+  }
+
+  llvm::StringRef getName() const override { return "annealing"; }
+
+  std::vector<Config> propose(size_t count) override {
+    std::vector<Config> result;
+    while (result.size() < count) {
+      std::optional<Config> next = nextCandidate();
+      if (!next)
+        break;
+      history.propose(*next);
+      pending.insert(history.key(*next));
+      result.push_back(std::move(*next));
+    }
+    return result;
+  }
+
+  void observe(llvm::ArrayRef<Observation> observations) override {
+    for (const Observation &observation : observations) {
+      if (!history.observe(observation))
+        continue;
+      if (!pending.erase(history.key(observation.config)))
+        continue;
+      ++evaluations;
+      consider(observation.config, *history.find(observation.config));
+      if (temperature() <= settings.minTemperature)
+        restart();
+    }
+  }
+
+private:
+  struct Position {
+    Config config;
+    bool ok = false;
+    double value = 0;
+  };
+
+  double temperature() const {
+    return settings.temperature *
+           std::pow(settings.alpha, exponentPerEvaluation * evaluations);
+  }
+
+  /// Starts again from a new uniform sample at the initial temperature.
+  void restart() {
+    position.reset();
+    evaluations = 0;
+  }
+
+  /// Kernel Tuner's acceptance_prob on the log scale.
+  double acceptance(const Known &candidate) const {
+    if (!position->ok)
+      return 1;
+    if (!candidate.ok)
+      return 0;
+    if (candidate.value >= position->value)
+      return 1;
+    const ValueScale &scale = history.getScale();
+    return std::exp((scale(candidate.value) - scale(position->value)) /
+                    temperature());
+  }
+
+  /// One annealing step to `config` (observed as `known`).
+  void consider(const Config &config, const Known &known) {
+    if (!position) {
+      position = Position{config, known.ok, known.value};
+      return;
+    }
+    double probability = acceptance(known);
+    if (probability >= 1 ||
+        std::uniform_real_distribution<double>(0, 1)(rng) < probability)
+      position = Position{config, known.ok, known.value};
+  }
+
+  /// The next config to evaluate: a neighbour of the position no one has
+  /// evaluated, after free steps to known ones; a new sample to start from.
+  std::optional<Config> nextCandidate() {
+    for (unsigned stuck = 0; stuck <= settings.maxStuck; ++stuck) {
+      if (!position)
+        return sampler.next(history);
+      std::vector<Config> neighbours = neighbourhood.neighbours(position->config);
+      if (neighbours.empty())
+        break;
+      Config &neighbour = neighbours[std::uniform_int_distribution<size_t>(
+          0, neighbours.size() - 1)(rng)];
+      const Known *known = history.find(neighbour);
+      if (!known)
+        return std::move(neighbour);
+      if (known->observed)
+        consider(neighbour, *known);
+    }
+    // Stuck: jump to a new sample, at the current temperature.
+    position.reset();
+    return sampler.next(history);
+  }
+
+  Neighbourhood neighbourhood;
+  History history;
+  Sampler sampler;
+  std::mt19937_64 rng;
+  AnnealingSettings settings;
+  double exponentPerEvaluation = 1;
+  std::optional<Position> position;
+  /// This strategy's evaluations since the last (re)start.
+  uint64_t evaluations = 0;
+  /// Keys of the configs it proposed and has not yet observed.
+  std::unordered_set<uint64_t> pending;
+};
+
+} // namespace
+
+llvm::Expected<std::unique_ptr<Strategy>>
+tuner::createAnnealing(const SearchProblem &problem,
+                       const StrategyOptions &options) {
+  SettingsReader reader("annealing", options.settings);
+  AnnealingSettings settings;
+  settings.temperature = reader.getNumber("temperature", settings.temperature,
+                                          0, 1e9, /*loOpen=*/true);
+  settings.minTemperature =
+      reader.getNumber("min-temperature", settings.minTemperature, 0, 1e9,
+                       /*loOpen=*/true);
+  settings.alpha =
+      reader.getNumber("alpha", settings.alpha, 0, 1, true, /*hiOpen=*/true);
+  settings.schedule = reader.getInteger("schedule", settings.schedule, 1,
+                                        100000000);
+  settings.maxStuck = reader.getInteger("max-stuck", settings.maxStuck, 1,
+                                        1000000);
+  if (settings.minTemperature >= settings.temperature)
+    reader.fail("strategy 'annealing': setting 'min-temperature' (" +
+                formatNumber(settings.minTemperature) +
+                ") must be below 'temperature' (" +
+                formatNumber(settings.temperature) + ")");
+  if (llvm::Error error = reader.finish())
+    return std::move(error);
+  return std::make_unique<Annealing>(problem, options.seed, settings);
+}

@@ -1,0 +1,171 @@
+//===- Evolution.cpp - OpEvo: topology-aware evolution --------------------===//
+//
+// OpEvo (Gao et al., AAAI 2021), Algorithm 1: a population seeded with
+// uniform feasible samples; then, for every child, the top-λ configs
+// observed so far are the parents, each parameter of the child is inherited
+// from a parent drawn with probability proportional to its fitness (failed
+// configs have none), and each parameter is mutated by a q-random walk on
+// its own topology (Neighbourhood). A child that is infeasible or already
+// known is drawn again; no config is proposed twice.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SearchCommon.h"
+
+#include "tuner/Search/Neighbourhood.h"
+#include "tuner/Search/Strategies.h"
+
+#include <algorithm>
+
+using namespace tuner;
+using namespace tuner::search;
+
+namespace {
+
+struct EvolutionSettings {
+  unsigned population = 8;
+  double q = 0.5;
+};
+
+class Evolution : public Strategy {
+public:
+  Evolution(const SearchProblem &problem, uint64_t seed,
+            EvolutionSettings settings)
+      : neighbourhood(*problem.chain), history(problem.hash),
+        sampler(*problem.chain, deriveSeed(seed, 0)), rng(seed),
+        settings(settings) {}
+
+  llvm::StringRef getName() const override { return "evolution"; }
+
+  std::vector<Config> propose(size_t count) override {
+    std::vector<Config> result;
+    while (result.size() < count) {
+      std::optional<Config> next = nextConfig();
+      if (!next)
+        break;
+      history.propose(*next);
+      result.push_back(std::move(*next));
+    }
+    return result;
+  }
+
+  void observe(llvm::ArrayRef<Observation> observations) override {
+    for (const Observation &observation : observations)
+      if (history.observe(observation))
+        pool.push_back({observation.config,
+                        observation.ok() && std::isfinite(observation.value),
+                        observation.value});
+  }
+
+private:
+  struct Individual {
+    Config config;
+    bool ok = false;
+    double value = 0;
+  };
+
+  /// Draws of a child (recombination and mutation) before falling back to a
+  /// parent's feasible mutation.
+  static constexpr unsigned kChildAttempts = 32;
+
+  std::optional<Config> nextConfig() {
+    // The initial population: uniform samples until λ configs are known.
+    if (history.size() < settings.population)
+      return sampler.next(history);
+    std::vector<const Individual *> parents;
+    std::vector<double> fitness;
+    selectParents(parents, fitness);
+    if (parents.empty())
+      return sampler.next(history);
+    if (std::optional<Config> child = breed(parents, fitness))
+      return child;
+    return sampler.next(history);
+  }
+
+  /// The top-λ observed configs by value (failures last, never a parent
+  /// with fitness) and their fitnesses: the value on the log scale, shifted
+  /// so that the worst ok value seen gets a tenth of the spread (and a
+  /// single value gets one). Empty when nothing observed is ok.
+  void selectParents(std::vector<const Individual *> &parents,
+                     std::vector<double> &fitness) const {
+    std::vector<const Individual *> ranked;
+    for (const Individual &individual : pool)
+      if (individual.ok)
+        ranked.push_back(&individual);
+    if (ranked.empty())
+      return;
+    // Best first; earlier observed first on ties (the pool is a vector).
+    std::sort(ranked.begin(), ranked.end(),
+              [](const Individual *a, const Individual *b) {
+                if (a->value != b->value)
+                  return a->value > b->value;
+                return a < b;
+              });
+    const ValueScale &scale = history.getScale();
+    double best = scale(ranked.front()->value);
+    double worst = scale(ranked.back()->value);
+    double floor = best > worst ? (best - worst) / 10 : 1;
+    for (const Individual *individual : ranked) {
+      if (parents.size() == settings.population)
+        break;
+      parents.push_back(individual);
+      fitness.push_back(scale(individual->value) - worst + floor);
+    }
+  }
+
+  /// A child of `parents`: every parameter inherited from a parent drawn
+  /// by fitness, then walked q-randomly with probability q (OpEvo's
+  /// q-random walk distribution: it stays with probability 1 − q, and each
+  /// step continues with probability q). Infeasible or known children are
+  /// drawn again; after kChildAttempts a feasible mutation of a parent drawn
+  /// by fitness (Neighbourhood::mutate) repairs the draw. Nullopt when
+  /// neither finds a new config.
+  std::optional<Config>
+  breed(llvm::ArrayRef<const Individual *> parents,
+        llvm::ArrayRef<double> fitness) {
+    std::uniform_real_distribution<double> unit(0, 1);
+    size_t width = parents.front()->config.size();
+    for (unsigned attempt = 0; attempt < kChildAttempts; ++attempt) {
+      Config child = parents.front()->config;
+      for (size_t i = 0; i < width; ++i)
+        child[i] = parents[drawWeighted(fitness, rng)]->config[i];
+      for (size_t i = 0; i < width; ++i)
+        if (unit(rng) < settings.q)
+          child[i] = neighbourhood.walk(i, child[i], settings.q, rng);
+      if (!history.known(child) && neighbourhood.feasible(child))
+        return child;
+    }
+    for (unsigned attempt = 0; attempt < kChildAttempts; ++attempt) {
+      const Config &parent = parents[drawWeighted(fitness, rng)]->config;
+      double rate = width ? 1.0 / width : 1.0;
+      std::optional<Config> mutated =
+          neighbourhood.mutate(parent, rate, settings.q, rng);
+      if (mutated && !history.known(*mutated))
+        return mutated;
+    }
+    return std::nullopt;
+  }
+
+  Neighbourhood neighbourhood;
+  History history;
+  Sampler sampler;
+  std::mt19937_64 rng;
+  EvolutionSettings settings;
+  /// Every observed config, in observation order (OpEvo's queue Q).
+  std::vector<Individual> pool;
+};
+
+} // namespace
+
+llvm::Expected<std::unique_ptr<Strategy>>
+tuner::createEvolution(const SearchProblem &problem,
+                       const StrategyOptions &options) {
+  SettingsReader reader("evolution", options.settings);
+  EvolutionSettings settings;
+  settings.population =
+      reader.getInteger("population", settings.population, 2, 100000);
+  settings.q = reader.getNumber("q", settings.q, 0, 1);
+  if (llvm::Error error = reader.finish())
+    return std::move(error);
+  return std::make_unique<Evolution>(problem, options.seed, settings);
+}
