@@ -1,6 +1,6 @@
 // Impossible options and unusable databases get a diagnostic and a non-zero
 // exit; a file that is not a tuning database is never overwritten.
-// RUN: not tuner-opt %s --tuner-autotune="strategy=genetic database=none" 2>&1 | FileCheck %s --check-prefix=STRATEGY
+// RUN: not tuner-opt %s --tuner-autotune="strategy=simplex database=none" 2>&1 | FileCheck %s --check-prefix=STRATEGY
 // RUN: not tuner-opt %s --tuner-autotune="budget=0 database=none" 2>&1 | FileCheck %s --check-prefix=UNBOUNDED
 // RUN: not tuner-opt %s --tuner-autotune="repetitions=3 database=none" 2>&1 | FileCheck %s --check-prefix=REPETITIONS
 // RUN: not tuner-opt %s --tuner-autotune="timeout=0 database=none" 2>&1 | FileCheck %s --check-prefix=TIMEOUT
@@ -12,7 +12,7 @@
 // RUN: cmp %t.notdb %t.notdb.orig
 // RUN: not tuner-opt %s --tuner-apply-best="database=%t.does-not-exist.db" 2>&1 | FileCheck %s --check-prefix=MISSING
 
-// STRATEGY: error: unknown strategy 'genetic' (known: random, exhaustive, beam, beam-exec, mcts)
+// STRATEGY: error: unknown strategy 'simplex' (known: random, exhaustive, beam, beam-exec, mcts, evolution, annealing, genetic, portfolio)
 // UNBOUNDED: error: the search needs a limit: set 'budget' (candidates) or 'time-budget' (seconds)
 // REPETITIONS: error: 'repetitions' must be at least 5 (got 3)
 // TIMEOUT: error: 'timeout' must be positive (got 0)

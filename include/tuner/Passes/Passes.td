@@ -137,7 +137,7 @@ def TunerAutotune : Pass<"tuner-autotune", "mlir::ModuleOp"> {
     Option<"strategy", "strategy", "std::string", /*default=*/"\"mcts\"",
            "Search strategy: beam (with the cost model), mcts (with the "
            "cost model), beam-exec (every node measured), random, "
-           "exhaustive">,
+           "exhaustive, evolution, annealing, genetic, portfolio">,
     Option<"model", "model", "std::string", /*default=*/"\"\"",
            "Cost model file for beam and mcts (default: the shipped model)">,
     Option<"beamWidth", "beam-width", "unsigned", /*default=*/"8",
