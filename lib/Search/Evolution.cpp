@@ -82,10 +82,11 @@ private:
     return sampler.next(history);
   }
 
-  /// The top-λ observed configs by value (failures last, never a parent
-  /// with fitness) and their fitnesses: the value on the log scale, shifted
-  /// so that the worst ok value seen gets a tenth of the spread (and a
-  /// single value gets one). Empty when nothing observed is ok.
+  /// The top-λ observed ok configs by value and their fitnesses: the value
+  /// on the log scale, shifted so that the worst parent gets a tenth of the
+  /// parents' spread (all get one when they are equal). Failed configs are
+  /// never parents (OpEvo gives them zero fitness). Empty when nothing
+  /// observed is ok.
   void selectParents(std::vector<const Individual *> &parents,
                      std::vector<double> &fitness) const {
     std::vector<const Individual *> ranked;
@@ -103,11 +104,11 @@ private:
               });
     const ValueScale &scale = history.getScale();
     double best = scale(ranked.front()->value);
-    double worst = scale(ranked.back()->value);
+    size_t count = std::min<size_t>(ranked.size(), settings.population);
+    double worst = scale(ranked[count - 1]->value);
     double floor = best > worst ? (best - worst) / 10 : 1;
-    for (const Individual *individual : ranked) {
-      if (parents.size() == settings.population)
-        break;
+    for (const Individual *individual :
+         llvm::ArrayRef(ranked).take_front(count)) {
       parents.push_back(individual);
       fitness.push_back(scale(individual->value) - worst + floor);
     }
@@ -120,9 +121,8 @@ private:
   /// drawn again; after kChildAttempts a feasible mutation of a parent drawn
   /// by fitness (Neighbourhood::mutate) repairs the draw. Nullopt when
   /// neither finds a new config.
-  std::optional<Config>
-  breed(llvm::ArrayRef<const Individual *> parents,
-        llvm::ArrayRef<double> fitness) {
+  std::optional<Config> breed(llvm::ArrayRef<const Individual *> parents,
+                              llvm::ArrayRef<double> fitness) {
     std::uniform_real_distribution<double> unit(0, 1);
     size_t width = parents.front()->config.size();
     for (unsigned attempt = 0; attempt < kChildAttempts; ++attempt) {

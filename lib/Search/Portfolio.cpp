@@ -74,8 +74,7 @@ public:
       return std::numeric_limits<double>::infinity();
     double n = uses[member];
     double exploitation = aucSum[member] / (n * (n + 1) / 2);
-    double explore =
-        std::sqrt(2 * std::log2(double(history.size())) / n);
+    double explore = std::sqrt(2 * std::log2(double(history.size())) / n);
     return exploitation + exploration * explore;
   }
 
@@ -181,12 +180,12 @@ tuner::createPortfolio(const SearchProblem &problem,
   PortfolioOptions portfolio;
   portfolio.seed = options.seed;
   portfolio.hash = problem.hash;
-  portfolio.window = reader.getInteger("window", portfolio.window, 1,
-                                       100000000);
+  portfolio.window =
+      reader.getInteger("window", portfolio.window, 1, 100000000);
   portfolio.exploration =
       reader.getNumber("exploration", portfolio.exploration, 0, 1e9);
-  std::string list = reader.getText(
-      "members", llvm::join(defaultPortfolioMembers(), ","));
+  std::string list =
+      reader.getText("members", llvm::join(defaultPortfolioMembers(), ","));
   llvm::SmallVector<llvm::StringRef> names;
   llvm::StringRef(list).split(names, ',');
   std::vector<std::string> seen;
@@ -195,7 +194,8 @@ tuner::createPortfolio(const SearchProblem &problem,
     name = name.trim();
     if (name.empty())
       reader.fail("strategy 'portfolio': setting 'members' has an empty "
-                  "name in '" + list + "'");
+                  "name in '" +
+                  list + "'");
     else if (name == "portfolio")
       reader.fail("strategy 'portfolio': a portfolio cannot be a member of "
                   "itself");
@@ -216,9 +216,9 @@ tuner::createPortfolio(const SearchProblem &problem,
     llvm::Expected<std::unique_ptr<Strategy>> member =
         createStrategy(names[i], problem, memberOptions);
     if (!member)
-      return llvm::createStringError("strategy 'portfolio': member '" +
-                                     names[i] + "': " +
-                                     llvm::toString(member.takeError()));
+      return llvm::createStringError(
+          "strategy 'portfolio': member '" + names[i] +
+          "': " + llvm::toString(member.takeError()));
     members.push_back({names[i].str(), std::move(*member)});
   }
   return createPortfolio(std::move(members), portfolio);

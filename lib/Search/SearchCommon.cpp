@@ -48,9 +48,8 @@ void SettingsReader::invalid(llvm::StringRef key, const std::string &value,
        expected + ", not '" + value + "'");
 }
 
-uint64_t SettingsReader::getInteger(llvm::StringRef key,
-                                    uint64_t defaultValue, uint64_t lo,
-                                    uint64_t hi) {
+uint64_t SettingsReader::getInteger(llvm::StringRef key, uint64_t defaultValue,
+                                    uint64_t lo, uint64_t hi) {
   const std::string *text = lookup(key);
   if (!text)
     return defaultValue;
@@ -127,9 +126,9 @@ llvm::Error SettingsReader::finish() {
   for (const auto &entry : settings) {
     if (consumed.count(entry.first))
       continue;
-    std::string list = known.empty() ? std::string("none")
-                                     : llvm::join(known.begin(), known.end(),
-                                                  ", ");
+    std::string list = known.empty()
+                           ? std::string("none")
+                           : llvm::join(known.begin(), known.end(), ", ");
     return llvm::createStringError("strategy '" + strategy +
                                    "' has no setting '" + entry.first +
                                    "' (known: " + list + ")");

@@ -93,17 +93,19 @@ llvm::Expected<std::unique_ptr<Strategy>>
 createEvolution(const SearchProblem &problem, const StrategyOptions &options);
 
 /// Kernel Tuner's simulated annealing over the Neighbourhood's moves, with
-/// restarts. Settings: `temperature` (T0, default 1), `min-temperature`
+/// restarts. Settings: `temperature` (T0, default 0.1), `min-temperature`
 /// (default 0.001), `alpha` (the cooling factor, in (0, 1), default
 /// 0.995), `schedule` (the evaluations over which T falls from T0 to the
 /// minimum, after which the search restarts hot; default 100), `max-stuck`
-/// (free moves over known configs in a row before a restart, default 100).
+/// (free moves over known configs in a row before a new start, default
+/// 100), `starts` (a start is the best of this many uniform samples,
+/// default 8).
 llvm::Expected<std::unique_ptr<Strategy>>
 createAnnealing(const SearchProblem &problem, const StrategyOptions &options);
 
 /// Kernel Tuner's genetic algorithm: rank-based Beta(1, 2.5) parent
 /// selection, crossover, mutation to a neighbour. Settings: `population`
-/// (default 20), `mutation-chance` (a child mutates with chance 1 in this,
+/// (default 10; Kernel Tuner's is 20), `mutation-chance` (a child mutates with chance 1 in this,
 /// default 10), `crossover` (uniform, single-point, two-point or
 /// disruptive-uniform; default uniform).
 llvm::Expected<std::unique_ptr<Strategy>>

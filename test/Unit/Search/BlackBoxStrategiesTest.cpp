@@ -31,8 +31,8 @@ struct Synthetic {
     cantFail(space.addParameter(Parameter::ordinal("tx", tx, true)));
     cantFail(space.addParameter(Parameter::ordinal("ty", ty, true)));
     cantFail(space.addParameter(Parameter::integer("unroll", 1, 8)));
-    cantFail(space.addParameter(
-        Parameter::categorical("mode", {"a", "b", "c"})));
+    cantFail(
+        space.addParameter(Parameter::categorical("mode", {"a", "b", "c"})));
     cantFail(space.addParameter(Parameter::permutation("order", 3)));
     cantFail(space.addConstraint("tx * ty <= 512"));
     chain = cantFail(ChainOfTrees::build(space));
@@ -94,10 +94,9 @@ public:
   std::set<uint64_t> seen;
 };
 
-std::unique_ptr<Strategy> build(llvm::StringRef name, const ChainOfTrees &chain,
-                                uint64_t seed,
-                                std::map<std::string, std::string> settings =
-                                    {}) {
+std::unique_ptr<Strategy>
+build(llvm::StringRef name, const ChainOfTrees &chain, uint64_t seed,
+      std::map<std::string, std::string> settings = {}) {
   SearchProblem problem;
   problem.chain = &chain;
   StrategyOptions options;
@@ -115,12 +114,11 @@ struct Outcome {
 };
 
 Outcome run(llvm::StringRef name, const Synthetic &s, uint64_t seed,
-        size_t budget, size_t batch = 1, bool minimize = false) {
+            size_t budget, size_t batch = 1, bool minimize = false) {
   std::unique_ptr<Strategy> strategy = build(name, *s.chain, seed);
   CheckingEvaluator evaluator(
       *s.chain, [&](const Config &c) { return s.speedup(c); }, minimize);
-  TuningResult result =
-      runTuningLoop(*strategy, evaluator, {budget, 0}, batch);
+  TuningResult result = runTuningLoop(*strategy, evaluator, {budget, 0}, batch);
   Outcome r;
   for (const Observation &o : result.history)
     r.hashes.push_back(o.config.hash());
@@ -141,7 +139,7 @@ TEST(BlackBoxStrategies, NeverRepeatNorLeaveTheSpaceAndAreReproducible) {
     for (size_t batch : {1, 5}) {
       SCOPED_TRACE(std::string(name) + " batch " + std::to_string(batch));
       Outcome a = run(name, s, 7, 300, batch), b = run(name, s, 7, 300, batch),
-          c = run(name, s, 8, 300, batch);
+              c = run(name, s, 8, 300, batch);
       EXPECT_EQ(a.hashes.size(), 300u);
       EXPECT_EQ(a.hashes, b.hashes);
       EXPECT_NE(a.hashes, c.hashes);
@@ -171,8 +169,8 @@ TEST(BlackBoxStrategies, ExhaustATinySpaceWithoutRepeating) {
 
 /// On the smooth synthetic objective, each strategy finds the optimum
 /// within 150 evaluations (of 9792 configs) in more of 12 seeds than
-/// random search does (none when this was written; evolution 9, annealing
-/// and genetic 12, portfolio 6), whether the values are speedups or negated
+/// random search does (none when this was written; evolution 8, annealing
+/// and genetic 12, portfolio 10), whether the values are speedups or negated
 /// times.
 TEST(BlackBoxStrategies, FindTheOptimumMoreOftenThanRandom) {
   Synthetic s;
@@ -190,9 +188,7 @@ TEST(BlackBoxStrategies, FindTheOptimumMoreOftenThanRandom) {
       int found = successes(name);
       SCOPED_TRACE(std::string(name) + (minimize ? " minimizing" : ""));
       EXPECT_GT(found, random);
-      // The portfolio shares its budget with random search.
-      int least = llvm::StringRef(name) == "portfolio" ? 4 : 6;
-      EXPECT_GE(found, least) << "random found it " << random << " times";
+      EXPECT_GE(found, 6) << "random found it " << random << " times";
     }
   }
 }
@@ -222,10 +218,13 @@ TEST(BlackBoxStrategies, BadSettingsAreErrors) {
   EXPECT_EQ(error("annealing", {{"alpha", "1"}}),
             "strategy 'annealing': setting 'alpha' must be a number in (0, "
             "1), not '1'");
-  EXPECT_EQ(error("annealing", {{"temperature", "0.01"},
-                                {"min-temperature", "0.1"}}),
-            "strategy 'annealing': setting 'min-temperature' (0.1) must be "
-            "below 'temperature' (0.01)");
+  EXPECT_EQ(
+      error("annealing", {{"temperature", "0.01"}, {"min-temperature", "0.1"}}),
+      "strategy 'annealing': setting 'min-temperature' (0.1) must be "
+      "below 'temperature' (0.01)");
+  EXPECT_EQ(error("annealing", {{"starts", "0"}}),
+            "strategy 'annealing': setting 'starts' must be an integer from "
+            "1 to 1000000, not '0'");
   EXPECT_EQ(error("annealing", {{"temperature", "nan"}}),
             "strategy 'annealing': setting 'temperature' must be a number in "
             "(0, 1e+09], not 'nan'");
@@ -251,10 +250,10 @@ TEST(BlackBoxStrategies, BadSettingsAreErrors) {
   EXPECT_EQ(error("portfolio", {{"evolution.q", "2"}}),
             "strategy 'portfolio': member 'evolution': strategy 'evolution': "
             "setting 'q' must be a number in [0, 1], not '2'");
-  EXPECT_EQ(error("portfolio", {{"members", "random"}, {"genetic.population",
-                                                        "4"}}),
-            "strategy 'portfolio' has no setting 'genetic.population' "
-            "(known: exploration, members, window)");
+  EXPECT_EQ(
+      error("portfolio", {{"members", "random"}, {"genetic.population", "4"}}),
+      "strategy 'portfolio' has no setting 'genetic.population' "
+      "(known: exploration, members, window)");
   EXPECT_EQ(error("portfolio", {{"members", "random,evolution"},
                                 {"evolution.q", "0.2"},
                                 {"window", "50"}}),
@@ -298,8 +297,9 @@ TEST(Portfolio, GivesMoreEvaluationsToTheMemberThatEarnsMore) {
     c[0] = ParamValue::integer(x);
     return c;
   };
-  // The value grows with x below 100 and is tiny from 100: the climber's configs
-  // (0, 1, 2, ...) are each a new best, the other's (100, 101, ...) never.
+  // The value grows with x below 100 and is tiny from 100: the climber's
+  // configs (0, 1, 2, ...) are each a new best, the other's (100, 101, ...)
+  // never.
   std::vector<Config> up, down;
   for (int64_t x = 0; x < 100; ++x) {
     up.push_back(config(x));
