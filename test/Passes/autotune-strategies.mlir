@@ -20,6 +20,10 @@
 // RUN: %python %S/Inputs/check-speedup.py %t.bse.json | FileCheck %s --check-prefix=BSE
 // RUN: tuner-opt %s --tuner-autotune="strategy=random budget=8 database=none summary-output=%t.random.json" -o /dev/null
 // RUN: %python %S/Inputs/check-speedup.py %t.random.json | FileCheck %s --check-prefix=RANDOM
+// The portfolio asks each of its members (random, evolution, annealing,
+// genetic) at least once within 8 measurements.
+// RUN: tuner-opt %s --tuner-autotune="strategy=portfolio budget=8 database=none summary-output=%t.portfolio.json" -o /dev/null
+// RUN: %python %S/Inputs/check-speedup.py %t.portfolio.json | FileCheck %s --check-prefix=PORTFOLIO
 
 // A model file that is not a model is an error, not a silent fallback.
 // RUN: printf '{"not": "a model"}' > %t.bad-model.json
@@ -29,6 +33,7 @@
 // MCTS: mcts: never slower than the baseline, 4 measured
 // BSE: beam-exec: never slower than the baseline, {{[0-9]+}} measured
 // RANDOM: random: never slower than the baseline, 8 measured
+// PORTFOLIO: portfolio: never slower than the baseline, 8 measured
 // BADMODEL: error: cannot use the cost model:
 // PLAIN: "diverse_top_k": false
 // PLAIN: "model_correction": false
