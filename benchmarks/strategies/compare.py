@@ -109,23 +109,27 @@ def ordered_values(values, maximize):
     return sorted((v for v in values if v is not None), reverse=maximize)
 
 
-def expected_random_best(values, budget, maximize=False):
+def expected_random_best(values, budget, maximize=False, of=None,
+                         nothing=None):
     """E[best of `budget` rows drawn without replacement], exactly.
 
     `values` holds every row's objective, None for a failed row. The i-th
     best ok value (0-based) is the best of a sample when it is drawn and the
     i better ones are not: C(n - 1 - i, B - 1) of the C(n, B) samples. A
     sample of failures only finds nothing and counts as the worst ok value.
+    With `of`, the expectation of of(best) instead, a sample that finds
+    nothing counting `nothing`.
     """
     n = len(values)
     budget = min(budget, n)
     ok = ordered_values(values, maximize)
+    if of is None:
+        of, nothing = (lambda v: v), ok[-1]
     total = math.comb(n, budget)
     expected = 0.0
     for i, value in enumerate(ok):
-        expected += math.comb(n - 1 - i, budget - 1) / total * value
-    nothing = math.comb(n - len(ok), budget) / total
-    return expected + nothing * ok[-1]
+        expected += math.comb(n - 1 - i, budget - 1) / total * of(value)
+    return expected + math.comb(n - len(ok), budget) / total * nothing
 
 
 # ---------------------------------------------------------------------------
@@ -192,6 +196,13 @@ def quartiles(values):
     return q1, median, q3
 
 
+def fraction(best, optimum, maximize):
+    """`best` as a fraction of the optimum: 1 is the optimum."""
+    if maximize:
+        return best / optimum if optimum else 0.0
+    return optimum / best if best else 0.0
+
+
 def score_budget(values, bests, budget, maximize):
     """Statistics of one strategy's runs at one budget."""
     ok = ordered_values(values, maximize)
@@ -204,16 +215,17 @@ def score_budget(values, bests, budget, maximize):
         if best is None:
             fractions.append(0.0)
             best = worst
-        elif maximize:
-            fractions.append(best / optimum if optimum else 0.0)
         else:
-            fractions.append(optimum / best if best else 0.0)
+            fractions.append(fraction(best, optimum, maximize))
         if scored:
             scores.append((expected - best) / (expected - optimum))
     q1, median, q3 = quartiles(fractions)
     return {
         "budget": budget,
         "expected_random_best": expected,
+        "random_fraction": expected_random_best(
+            values, budget, maximize,
+            of=lambda v: fraction(v, optimum, maximize), nothing=0.0),
         "fraction_mean": statistics.fmean(fractions),
         "fraction_std": statistics.stdev(fractions) if len(fractions) > 1
         else 0.0,
@@ -255,12 +267,14 @@ def report(results, args, markdown):
         f"(seeds {args.first_seed}..{args.first_seed + args.seeds - 1}), "
         f"objective {direction}. Best found as a fraction of the table's "
         "optimum (mean, standard deviation, quartiles; a run that found "
-        "nothing counts 0), runs that found the optimum, and the methodology "
+        "nothing counts 0), runs that found the optimum, the exact "
+        "expectation of that fraction for random sampling, and the "
+        "methodology "
         "score of Willemsen et al. (E[random best] - best) / (E[random best] "
         "- optimum): 1 = the optimum every time, 0 = random sampling's exact "
         "expectation.")
     header = ["strategy", "budget", "best/optimum", "std", "q1", "median",
-              "q3", "found optimum", "score"]
+              "q3", "found optimum", "random", "score"]
     for table in results["tables"]:
         out.append("")
         title = (f"{table['name']}: {table['rows']} configs, "
@@ -274,8 +288,9 @@ def report(results, args, markdown):
                     strategy["name"], b["budget"], number(b["fraction_mean"]),
                     number(b["fraction_std"]), number(b["fraction_q1"]),
                     number(b["fraction_median"]), number(b["fraction_q3"]),
-                    f"{b['found_optimum']}/{b['runs']}", number(b["score"])])
-            rows.append([strategy["name"], "mean", "", "", "", "", "", "",
+                    f"{b['found_optimum']}/{b['runs']}",
+                    number(b["random_fraction"]), number(b["score"])])
+            rows.append([strategy["name"], "mean", "", "", "", "", "", "", "",
                          number(strategy["mean_score"])])
         out.append(render(rows, header, markdown))
     out.append("")

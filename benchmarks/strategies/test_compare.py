@@ -14,17 +14,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import compare  # noqa: E402
 
 
-def brute_force(values, budget, maximize):
-    """The mean over every sample of `budget` rows of its best ok value (the
-    worst ok value when the sample holds only failures)."""
+def brute_force(values, budget, maximize, of=lambda v: v, nothing=None):
+    """The mean over every sample of `budget` rows of of(its best ok value)
+    (`nothing`, by default the worst ok value, when the sample holds only
+    failures)."""
     ok = [v for v in values if v is not None]
-    worst = min(ok) if maximize else max(ok)
+    if nothing is None:
+        nothing = of(min(ok) if maximize else max(ok))
     pick = max if maximize else min
     samples = list(itertools.combinations(range(len(values)), budget))
     total = 0.0
     for sample in samples:
         found = [values[i] for i in sample if values[i] is not None]
-        total += pick(found) if found else worst
+        total += of(pick(found)) if found else nothing
     return total / len(samples)
 
 
@@ -43,6 +45,15 @@ def main():
                 enumerated = brute_force(values, budget, maximize)
                 assert math.isclose(exact, enumerated, rel_tol=1e-12), \
                     (values, budget, maximize, exact, enumerated)
+                # The expected fraction of the optimum, as tabulated.
+                optimum = compare.ordered_values(values, maximize)[0]
+                share = lambda v: compare.fraction(v, optimum, maximize)
+                exact = compare.expected_random_best(values, budget, maximize,
+                                                     of=share, nothing=0.0)
+                enumerated = brute_force(values, budget, maximize, of=share,
+                                         nothing=0.0)
+                assert math.isclose(exact, enumerated, rel_tol=1e-12), \
+                    (values, budget, maximize, exact, enumerated)
                 checked += 1
     # A budget beyond the table is the whole table: the optimum.
     assert compare.expected_random_best([3.0, None, 1.0], 10) == 1.0
@@ -56,6 +67,8 @@ def main():
     assert math.isclose(stats["score"], (1 + 0 + worst_score) / 3)
     assert stats["found_optimum"] == 1 and stats["found_nothing"] == 1
     assert math.isclose(stats["fraction_mean"], (1 + 1 / expected + 0) / 3)
+    assert math.isclose(stats["random_fraction"], brute_force(
+        values, 2, False, of=lambda v: 1 / v, nothing=0.0))
     # Maximized: the same formula with the order reversed.
     stats = compare.score_budget(values, [4.0, 4.0], 1, True)
     assert stats["score"] == 1 and stats["fraction_mean"] == 1
