@@ -114,8 +114,10 @@ struct Outcome {
 };
 
 Outcome run(llvm::StringRef name, const Synthetic &s, uint64_t seed,
-            size_t budget, size_t batch = 1, bool minimize = false) {
-  std::unique_ptr<Strategy> strategy = build(name, *s.chain, seed);
+            size_t budget, size_t batch = 1, bool minimize = false,
+            std::map<std::string, std::string> settings = {}) {
+  std::unique_ptr<Strategy> strategy =
+      build(name, *s.chain, seed, std::move(settings));
   CheckingEvaluator evaluator(
       *s.chain, [&](const Config &c) { return s.speedup(c); }, minimize);
   TuningResult result = runTuningLoop(*strategy, evaluator, {budget, 0}, batch);
@@ -146,6 +148,33 @@ TEST(BlackBoxStrategies, NeverRepeatNorLeaveTheSpaceAndAreReproducible) {
       EXPECT_EQ(std::set<uint64_t>(a.hashes.begin(), a.hashes.end()).size(),
                 a.hashes.size());
     }
+}
+
+/// Every crossover, Kernel Tuner's annealing defaults, walks that never
+/// stop early or never start, portfolios of two: the same guarantees.
+TEST(BlackBoxStrategies, SettingsKeepTheGuarantees) {
+  Synthetic s;
+  const std::pair<const char *, std::map<std::string, std::string>> variants[] =
+      {
+          {"genetic", {{"crossover", "single-point"}}},
+          {"genetic", {{"crossover", "two-point"}, {"population", "4"}}},
+          {"genetic",
+           {{"crossover", "disruptive-uniform"}, {"mutation-chance", "1"}}},
+          {"annealing", {{"starts", "1"}, {"temperature", "1"}}},
+          {"annealing", {{"schedule", "10"}, {"max-stuck", "1"}}},
+          {"evolution", {{"q", "0"}, {"population", "2"}}},
+          {"evolution", {{"q", "1"}}},
+          {"portfolio",
+           {{"members", "annealing,genetic"}, {"genetic.population", "4"}}},
+      };
+  for (const auto &[name, settings] : variants) {
+    SCOPED_TRACE(name);
+    Outcome a = run(name, s, 11, 200, 3, false, settings);
+    Outcome b = run(name, s, 11, 200, 3, false, settings);
+    EXPECT_EQ(a.hashes.size(), 200u);
+    EXPECT_EQ(a.hashes, b.hashes);
+    EXPECT_GT(a.best, 4.0);
+  }
 }
 
 TEST(BlackBoxStrategies, ExhaustATinySpaceWithoutRepeating) {
