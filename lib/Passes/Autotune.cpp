@@ -108,6 +108,23 @@ void TunerAutotunePass::runOnOperation() {
   if (failed(tunable))
     return signalPassFailure();
   func::FuncOp func = tunable->func;
+  if (!spaceFile.empty()) {
+    llvm::Expected<Space> fromFile = Space::readFile(spaceFile);
+    if (!fromFile) {
+      emitError(func, "cannot read the space '" + spaceFile + "'",
+                fromFile.takeError());
+      return signalPassFailure();
+    }
+    llvm::Expected<Space> narrowed = narrowSpace(tunable->space, *fromFile);
+    if (!narrowed) {
+      emitError(func,
+                "the space '" + spaceFile + "' does not narrow the space of @" +
+                    func.getSymName(),
+                narrowed.takeError());
+      return signalPassFailure();
+    }
+    tunable->space = std::move(*narrowed);
+  }
   FailureOr<std::optional<db::Database>> opened = openDatabase();
   if (failed(opened))
     return signalPassFailure();

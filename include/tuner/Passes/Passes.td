@@ -154,6 +154,11 @@ def TunerAutotune : Pass<"tuner-autotune", "mlir::ModuleOp"> {
            "Measure, of the schedules beam and mcts rank best, only ones at "
            "least one structural decision (or a factor of 16 in tile sizes "
            "and unroll factors) apart while there are such">,
+    Option<"spaceFile", "space", "std::string", /*default=*/"\"\"",
+           "Search this narrowed copy of the function's space instead (a "
+           "JSON file, e.g. written by tuner-extract-space with some "
+           "parameters' values removed; the function's constraints still "
+           "apply)">,
     Option<"budget", "budget", "unsigned", /*default=*/"32",
            "Candidates to measure (0: no limit; then set time-budget)">,
     Option<"timeBudget", "time-budget", "double", /*default=*/"0",
