@@ -51,6 +51,7 @@ ExecutionOptions executionOptions(const SearchProblem &problem,
   execution.correct = options.modelCorrection;
   execution.diverse = options.diverseTopK;
   execution.hash = problem.hash;
+  execution.stratum = problem.stratum;
   return execution;
 }
 

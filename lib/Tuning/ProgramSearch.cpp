@@ -66,6 +66,22 @@ SearchProblem ProgramSearch::problem() const {
   problem.model = model.get();
   // Configs that mean the same schedule are scored and measured once.
   PlanCache *cache = plans.get();
+  // Parameters the model has no features for split the candidates into
+  // strata that the execution step measures in turn.
+  if (model) {
+    std::vector<size_t> unseen;
+    for (auto [i, parameter] :
+         llvm::enumerate(chain.getSpace().getParameters()))
+      if (!CostModel::describes(parameter.role))
+        unseen.push_back(i);
+    if (!unseen.empty())
+      problem.stratum = [unseen](const Config &config) {
+        uint64_t key = 0;
+        for (size_t i : unseen)
+          key = key * 1000003 + config[i].hash();
+        return key;
+      };
+  }
   problem.hash = [cache](const Config &config) {
     llvm::Expected<std::shared_ptr<const SchedulePlan>> plan =
         cache->get(config);

@@ -34,6 +34,8 @@ struct ExecutionOptions {
   /// Measure schedules far apart (see ExecutionStep).
   bool diverse = false;
   ScheduleHash hash;
+  /// See SearchProblem::stratum.
+  std::function<uint64_t(const Config &)> stratum;
 };
 
 /// The execution options apply to beam search with a model; beam search by

@@ -106,6 +106,11 @@ struct SearchProblem {
   const DecisionTree *tree = nullptr;
   Evaluator *model = nullptr;
   ScheduleHash hash;
+  /// What the model cannot tell apart: configs in different strata differ
+  /// in parameters the model has no features for (e.g. skewing), so its
+  /// predictions cannot rank them against each other, and the execution
+  /// step shares its measurements among the strata. Null: one stratum.
+  std::function<uint64_t(const Config &)> stratum;
 };
 
 /// The knobs of the built-in strategies (each reads the ones it has).
