@@ -228,12 +228,30 @@ tuner::parseBayesianOptions(const StrategyOptions &strategyOptions) {
 // The strategy
 //===----------------------------------------------------------------------===//
 
-namespace {
-
-double normalCdf(double u) { return 0.5 * std::erfc(-u / std::sqrt(2.0)); }
-double normalPdf(double u) {
+static double normalCdf(double u) {
+  return 0.5 * std::erfc(-u / std::sqrt(2.0));
+}
+static double normalPdf(double u) {
   return std::exp(-0.5 * u * u) / std::sqrt(2 * M_PI);
 }
+
+double tuner::expectedImprovement(double mean, double sd, double best,
+                                  double exploration) {
+  sd = std::max(sd, 1e-9);
+  double gain = mean - best - exploration;
+  return gain * normalCdf(gain / sd) + sd * normalPdf(gain / sd);
+}
+
+double tuner::probabilityOfImprovement(double mean, double sd, double best,
+                                       double exploration) {
+  return normalCdf((mean - best - exploration) / std::max(sd, 1e-9));
+}
+
+double tuner::confidenceBound(double mean, double sd, double exploration) {
+  return mean + exploration * sd;
+}
+
+namespace {
 
 /// How observation values become the modelled objective (increasing).
 enum class Transform { Log, NegatedLog, Identity };
@@ -413,26 +431,50 @@ private:
   /// (or sampling keeps meeting known configs of a space too large to
   /// enumerate).
   std::optional<Config> sampleUnseen() {
-    if (wholeSpace) {
-      std::vector<size_t> unseen;
-      for (size_t i = 0; i < wholeSpace->size(); ++i)
-        if (!seen.count(wholeSpaceKeys[i]))
-          unseen.push_back(i);
-      if (unseen.empty())
-        return std::nullopt;
-      return (*wholeSpace)[unseen[std::uniform_int_distribution<size_t>(
-          0, unseen.size() - 1)(rng)]];
-    }
-    for (int attempt = 0; attempt < 64; ++attempt) {
-      llvm::Expected<Config> config = chain.sample(rng);
-      if (!config) {
-        llvm::consumeError(config.takeError());
-        return std::nullopt;
+    if (!wholeSpace) {
+      for (int attempt = 0; attempt < 64; ++attempt) {
+        llvm::Expected<Config> config = chain.sample(rng);
+        if (!config) {
+          llvm::consumeError(config.takeError());
+          return std::nullopt;
+        }
+        if (!seen.count(scheduleKey(*config)))
+          return std::move(*config);
       }
-      if (!seen.count(scheduleKey(*config)))
-        return std::move(*config);
+      // Sampling stalls: the rest of a space small enough to enumerate.
+      if (!remaining)
+        enumerateRemaining();
     }
-    return std::nullopt;
+    const std::vector<Config> &space = wholeSpace ? *wholeSpace : *remaining;
+    const std::vector<uint64_t> &keys =
+        wholeSpace ? wholeSpaceKeys : remainingKeys;
+    std::vector<size_t> unseen;
+    for (size_t i = 0; i < space.size(); ++i)
+      if (!seen.count(keys[i]))
+        unseen.push_back(i);
+    if (unseen.empty())
+      return std::nullopt;
+    return space[unseen[std::uniform_int_distribution<size_t>(
+        0, unseen.size() - 1)(rng)]];
+  }
+
+  /// The configs not seen yet of a space of at most 2^20 configs (none of a
+  /// larger one).
+  void enumerateRemaining() {
+    remaining.emplace();
+    if (chain.hasRealParameters() || !chain.isExact())
+      return;
+    llvm::APInt size = chain.count();
+    if (size.getActiveBits() > 32 || size.getZExtValue() > (1u << 20))
+      return;
+    for (uint64_t i = 0, e = size.getZExtValue(); i < e; ++i) {
+      Config config = chain.at(llvm::APInt(size.getBitWidth(), i));
+      uint64_t key = scheduleKey(config);
+      if (!seen.count(key)) {
+        remaining->push_back(std::move(config));
+        remainingKeys.push_back(key);
+      }
+    }
   }
 
   //===--------------------------------------------------------------------===//
@@ -562,7 +604,13 @@ private:
     for (size_t i = 0; i < n; ++i)
       best = std::max(best, fittedTargets(i) + priors[i] / scale);
     process.setData(fittedPoints, fittedTargets);
-    lastTheta = process.fit(rng, lastTheta);
+    // BaCO refits from many starts; once the model has some data, a full
+    // multi-start fit every few observations and a refinement of the last
+    // fit in between keep the cost of a proposal low.
+    bool multiStart = !lastTheta || n <= kFullFitPoints ||
+                      fits % kFullFitInterval == 0;
+    ++fits;
+    lastTheta = process.fit(rng, lastTheta, multiStart);
   }
 
   void trainForest() {
@@ -614,21 +662,18 @@ private:
 
   /// The acquisition of a scored config, without and with feasibility.
   double rawAcquisition(Acquisition function, const Scored &entry) const {
-    double sd = std::max(entry.sd, 1e-9);
     switch (function) {
-    case Acquisition::ExpectedImprovement: {
-      double gain = entry.mean - best - exploration;
-      double u = gain / sd;
-      return gain * normalCdf(u) + sd * normalPdf(u);
-    }
+    case Acquisition::ExpectedImprovement:
+      return expectedImprovement(entry.mean, entry.sd, best, exploration);
     case Acquisition::ProbabilityOfImprovement:
-      return normalCdf((entry.mean - best - exploration) / sd);
+      return probabilityOfImprovement(entry.mean, entry.sd, best, exploration);
     case Acquisition::LowerConfidenceBound:
-      // Maximizing: the upper bound mean + exploration * sd.
-      return entry.mean + exploration * sd;
-    default:
-      return 0;
+      return confidenceBound(entry.mean, entry.sd, exploration);
+    case Acquisition::Multi:
+    case Acquisition::AdvancedMulti:
+      break;
     }
+    llvm_unreachable("a portfolio is not an acquisition function");
   }
 
   double acquisition(Acquisition function, const Scored &entry) const {
@@ -1035,6 +1080,9 @@ private:
   std::unordered_map<uint64_t, std::optional<double>> outcomes;
   std::optional<std::vector<Config>> wholeSpace;
   std::vector<uint64_t> wholeSpaceKeys;
+  /// What was left when sampling stalled (see sampleUnseen).
+  std::optional<std::vector<Config>> remaining;
+  std::vector<uint64_t> remainingKeys;
 
   // The fitted model.
   bool dirty = true, usePrior = false, priorActive = false,
@@ -1044,6 +1092,8 @@ private:
   Eigen::MatrixXd fittedPoints;
   Eigen::VectorXd fittedTargets;
   std::optional<Eigen::VectorXd> lastTheta;
+  size_t fits = 0;
+  static constexpr size_t kFullFitPoints = 20, kFullFitInterval = 5;
   std::unordered_map<uint64_t, double> priorCache;
 
   // The current proposal.

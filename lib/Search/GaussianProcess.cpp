@@ -394,7 +394,8 @@ struct FitObjective {
 
 Eigen::VectorXd
 GaussianProcess::fit(std::mt19937_64 &rng,
-                     const std::optional<Eigen::VectorXd> &previous) {
+                     const std::optional<Eigen::VectorXd> &previous,
+                     bool multiStart) {
   size_t count = hyperparameterCount(), dims = encoding.parameters();
   Eigen::VectorXd lower(count), upper(count);
   lower.head(dims).setConstant(std::log(options.minLengthscale));
@@ -423,8 +424,13 @@ GaussianProcess::fit(std::mt19937_64 &rng,
                             : -std::numeric_limits<double>::infinity(),
                         start);
   };
-  score(clamp(defaultHyperparameters()));
-  for (unsigned i = 0; i < options.randomStarts; ++i) {
+  bool hasPrevious = previous && size_t(previous->size()) == count;
+  if (!multiStart && hasPrevious) {
+    // Only the previous fit is refined.
+  } else {
+    score(clamp(defaultHyperparameters()));
+  }
+  for (unsigned i = 0; multiStart && i < options.randomStarts; ++i) {
     Eigen::VectorXd start(count);
     for (size_t p = 0; p < dims; ++p)
       start(p) = ln10 * (2 * unit(rng) - 1);
@@ -434,8 +440,9 @@ GaussianProcess::fit(std::mt19937_64 &rng,
   }
   std::stable_sort(starts.begin(), starts.end(),
                    [](const auto &a, const auto &b) { return a.first > b.first; });
-  starts.resize(std::min<size_t>(starts.size(), options.refinedStarts));
-  if (previous && size_t(previous->size()) == count)
+  starts.resize(std::min<size_t>(starts.size(),
+                                 multiStart ? options.refinedStarts : 1));
+  if (hasPrevious)
     starts.emplace_back(0, clamp(*previous));
 
   LBFGSpp::LBFGSBParam<double> param;

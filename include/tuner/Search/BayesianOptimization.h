@@ -73,6 +73,19 @@ struct BayesianOptions {
   double requiredImprovement = 0.1;
 };
 
+/// The acquisition functions on a posterior N(mean, sd^2) of an objective to
+/// maximize, against the best observed value `best` plus the exploration
+/// factor `exploration` (all in the same units): expected improvement
+/// (g Phi(g / sd) + sd phi(g / sd) with g = mean - best - exploration),
+/// probability of improvement (Phi(g / sd)), and the confidence bound
+/// (mean + exploration * sd: Kernel Tuner's lower confidence bound of a
+/// minimized objective, mirrored).
+double expectedImprovement(double mean, double sd, double best,
+                           double exploration);
+double probabilityOfImprovement(double mean, double sd, double best,
+                                double exploration);
+double confidenceBound(double mean, double sd, double exploration);
+
 /// The settings `bo` reads, with their meaning.
 llvm::ArrayRef<StrategySetting> bayesianOptimizationSettings();
 /// `options.settings` read as BaCO options (the seed from options.seed);

@@ -148,9 +148,12 @@ public:
 
   /// Fits the hyperparameters: the best of random starts (and `previous`,
   /// when given) refined by L-BFGS-B on log marginal likelihood + log prior;
-  /// sets and returns the best. Deterministic for a given `rng` state.
+  /// sets and returns the best. Without `multiStart`, only `previous` (or
+  /// the defaults) is refined, which is how a model that gained a point or
+  /// two is refitted cheaply. Deterministic for a given `rng` state.
   Eigen::VectorXd fit(std::mt19937_64 &rng,
-                      const std::optional<Eigen::VectorXd> &previous = {});
+                      const std::optional<Eigen::VectorXd> &previous = {},
+                      bool multiStart = true);
 
   /// The kernel between two encoded configs under the current
   /// hyperparameters.
