@@ -729,9 +729,9 @@ private:
     return count ? sum / double(count) : 1;
   }
 
-  /// Starts a proposal: scores the candidate pool, draws the feasibility
-  /// limit and sets the exploration factor.
-  void startProposal(Acquisition function) {
+  /// Starts a proposal (or a round of a portfolio): scores the candidate
+  /// pool, draws the feasibility limit and sets the exploration factor.
+  void startProposal() {
     scored.clear();
     scoredIndex.clear();
     if (wholeSpace) {
@@ -758,9 +758,11 @@ private:
     feasibilityLimit =
         options.feasibilityThreshold * 0.1 *
         double(std::uniform_int_distribution<int>(0, 10)(rng));
+    // Auto: BaCO's plain expected improvement, Kernel Tuner's contextual
+    // variance for its acquisition functions.
     bool useCv = options.contextualVariance ||
                  (!options.exploration &&
-                  function != Acquisition::ExpectedImprovement);
+                  options.acquisition != Acquisition::ExpectedImprovement);
     if (useCv) {
       double meanSd = 0;
       for (size_t i = 0; i < poolSize; ++i)
@@ -869,7 +871,7 @@ private:
   std::optional<Config>
   optimizeAcquisition(Acquisition function,
                       const std::unordered_set<uint64_t> &exclude) {
-    startProposal(function);
+    startProposal();
     return searchAcquisition(function, exclude);
   }
 
@@ -893,7 +895,7 @@ private:
       return optimizeAcquisition(functions[active.front()], {});
     }
     // One round: the pool and the model are shared by the functions.
-    startProposal(Acquisition::LowerConfidenceBound);
+    startProposal();
     std::vector<PortfolioEntry> round;
     std::unordered_set<uint64_t> taken;
     std::vector<Config> proposals;
