@@ -134,10 +134,9 @@ void TunerAutotunePass::runOnOperation() {
   options.strategy = strategy;
   options.model = model;
   options.defaultModel = TUNER_DEFAULT_MODEL;
-  options.strategyOptions = {seed,           beamWidth,
-                             topK,           mctsIterations,
-                             modelCorrection, diverseTopK,
-                             strategySettings};
+  options.strategyOptions = {
+      seed,        beamWidth,       topK, mctsIterations, modelCorrection,
+      diverseTopK, strategySettings};
   options.budget = {budget, timeBudget};
   options.measure.repetitions = repetitions;
   options.measure.timeoutSeconds = timeout;

@@ -29,10 +29,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tuner/Search/BayesianOptimization.h"
 #include "tuner/Search/FeasibilityForest.h"
 #include "tuner/Search/GaussianProcess.h"
 #include "tuner/Search/Neighbourhood.h"
-#include "tuner/Search/BayesianOptimization.h"
 #include "tuner/Search/Strategies.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -118,18 +118,15 @@ llvm::Error badValue(llvm::StringRef key, llvm::StringRef value,
 llvm::Expected<unsigned> readCount(llvm::StringRef key, llvm::StringRef value,
                                    unsigned minimum) {
   unsigned result = 0;
-  if (value.getAsInteger(10, result) || result < minimum ||
-      result > 1000000)
+  if (value.getAsInteger(10, result) || result < minimum || result > 1000000)
     return badValue(key, value,
-                    "an integer in [" + std::to_string(minimum) +
-                        ", 1000000]");
+                    "an integer in [" + std::to_string(minimum) + ", 1000000]");
   return result;
 }
 
 llvm::Expected<double> readNumber(llvm::StringRef key, llvm::StringRef value,
-                                  double lower, double upper,
-                                  bool lowerOpen, bool upperOpen,
-                                  llvm::StringRef range) {
+                                  double lower, double upper, bool lowerOpen,
+                                  bool upperOpen, llvm::StringRef range) {
   double result = 0;
   if (value.getAsDouble(result) || !std::isfinite(result) ||
       (lowerOpen ? result <= lower : result < lower) ||
@@ -166,8 +163,8 @@ tuner::parseBayesianOptions(const StrategyOptions &strategyOptions) {
     } else if (key == "acquisition") {
       std::optional<Acquisition> acquisition = parseAcquisition(value);
       if (!acquisition)
-        error = badValue(key, value,
-                         "one of ei, poi, lcb, multi, advanced-multi");
+        error =
+            badValue(key, value, "one of ei, poi, lcb, multi, advanced-multi");
       else
         options.acquisition = *acquisition;
     } else if (key == "exploration") {
@@ -175,8 +172,8 @@ tuner::parseBayesianOptions(const StrategyOptions &strategyOptions) {
         options.contextualVariance = true;
       } else if (value != "auto") {
         double factor = 0;
-        if (value.getAsDouble(factor) || !std::isfinite(factor) ||
-            factor < 0 || factor > 100)
+        if (value.getAsDouble(factor) || !std::isfinite(factor) || factor < 0 ||
+            factor > 100)
           error = badValue(key, value, "a number in [0, 100], cv or auto");
         else
           options.exploration = factor;
@@ -203,8 +200,8 @@ tuner::parseBayesianOptions(const StrategyOptions &strategyOptions) {
       error = assign(options.skipThreshold, readCount(key, value, 1));
     } else if (key == "discount") {
       double discount = 0;
-      error = assign(discount,
-                     readNumber(key, value, 0, 1, true, false, "(0, 1]"));
+      error =
+          assign(discount, readNumber(key, value, 0, 1, true, false, "(0, 1]"));
       if (!error)
         options.discount = discount;
     } else if (key == "required-improvement") {
@@ -214,9 +211,9 @@ tuner::parseBayesianOptions(const StrategyOptions &strategyOptions) {
       std::vector<std::string> keys;
       for (const StrategySetting &setting : kBayesianSettings)
         keys.push_back(setting.key);
-      error = llvm::createStringError("strategy 'bo' has no setting '" + key +
-                                      "' (known: " + llvm::join(keys, ", ") +
-                                      ")");
+      error =
+          llvm::createStringError("strategy 'bo' has no setting '" + key +
+                                  "' (known: " + llvm::join(keys, ", ") + ")");
     }
     if (error)
       return std::move(error);
@@ -281,6 +278,12 @@ llvm::StringRef stringifyTransform(Transform transform) {
 }
 
 constexpr double kMinusInfinity = -std::numeric_limits<double>::infinity();
+
+/// Descending by value, ties by ascending index: a strict, deterministic
+/// order (values are never NaN).
+bool before(double a, size_t indexA, double b, size_t indexB) {
+  return a != b ? a > b : indexA < indexB;
+}
 
 /// One evaluated config.
 struct Record {
@@ -365,8 +368,8 @@ public:
       record.ok = observation.ok() && std::isfinite(observation.value);
       record.value = observation.value;
       record.initial = initial;
-      outcomes[key] = record.ok ? std::optional<double>(record.value)
-                                : std::nullopt;
+      outcomes[key] =
+          record.ok ? std::optional<double>(record.value) : std::nullopt;
       records.push_back(std::move(record));
       dirty = true;
     }
@@ -454,8 +457,8 @@ private:
         unseen.push_back(i);
     if (unseen.empty())
       return std::nullopt;
-    return space[unseen[std::uniform_int_distribution<size_t>(
-        0, unseen.size() - 1)(rng)]];
+    return space[unseen[std::uniform_int_distribution<size_t>(0, unseen.size() -
+                                                                     1)(rng)]];
   }
 
   /// The configs not seen yet of a space of at most 2^20 configs (none of a
@@ -497,10 +500,9 @@ private:
       return config;
     }
     prepareModel();
-    std::optional<Config> config = functions.empty()
-                                       ? optimizeAcquisition(
-                                             options.acquisition, {})
-                                       : nextFromPortfolio();
+    std::optional<Config> config =
+        functions.empty() ? optimizeAcquisition(options.acquisition, {})
+                          : nextFromPortfolio();
     if (config) {
       ++modelProposals;
       return config;
@@ -571,12 +573,10 @@ private:
     for (const Record &record : records)
       if (record.ok)
         ok.push_back(&record);
-    bool allPositive = llvm::all_of(ok, [](const Record *r) {
-      return r->value > 0;
-    });
-    bool allNegative = llvm::all_of(ok, [](const Record *r) {
-      return r->value < 0;
-    });
+    bool allPositive =
+        llvm::all_of(ok, [](const Record *r) { return r->value > 0; });
+    bool allNegative =
+        llvm::all_of(ok, [](const Record *r) { return r->value < 0; });
     transform = allPositive   ? Transform::Log
                 : allNegative ? Transform::NegatedLog
                               : Transform::Identity;
@@ -607,8 +607,8 @@ private:
     // BaCO refits from many starts; once the model has some data, a full
     // multi-start fit every few observations and a refinement of the last
     // fit in between keep the cost of a proposal low.
-    bool multiStart = !lastTheta || n <= kFullFitPoints ||
-                      fits % kFullFitInterval == 0;
+    bool multiStart =
+        !lastTheta || n <= kFullFitPoints || fits % kFullFitInterval == 0;
     ++fits;
     lastTheta = process.fit(rng, lastTheta, multiStart);
   }
@@ -617,9 +617,8 @@ private:
     forestActive = false;
     if (!options.feasibilityModel)
       return;
-    bool anyFailed = llvm::any_of(records, [](const Record &r) {
-      return !r.ok;
-    });
+    bool anyFailed =
+        llvm::any_of(records, [](const Record &r) { return !r.ok; });
     if (!anyFailed)
       return;
     Eigen::MatrixXd points(records.size(), encoding.width());
@@ -755,9 +754,8 @@ private:
     poolSize = scored.size();
     // BaCO: the limit is uniform over {0, 0.1, ..., 1} times the threshold,
     // so that no region is cut off forever.
-    feasibilityLimit =
-        options.feasibilityThreshold * 0.1 *
-        double(std::uniform_int_distribution<int>(0, 10)(rng));
+    feasibilityLimit = options.feasibilityThreshold * 0.1 *
+                       double(std::uniform_int_distribution<int>(0, 10)(rng));
     // Auto: BaCO's plain expected improvement, Kernel Tuner's contextual
     // variance for its acquisition functions.
     bool useCv = options.contextualVariance ||
@@ -783,8 +781,8 @@ private:
     if (!wholeSpace) {
       std::vector<size_t> starts(poolSize);
       std::iota(starts.begin(), starts.end(), 0);
-      std::stable_sort(starts.begin(), starts.end(), [&](size_t a, size_t b) {
-        return valueOf(a) > valueOf(b);
+      std::sort(starts.begin(), starts.end(), [&](size_t a, size_t b) {
+        return before(valueOf(a), a, valueOf(b), b);
       });
       starts.resize(std::min<size_t>(starts.size(), options.localSearchStarts));
       // BaCO also starts from the best observed configs.
@@ -792,9 +790,9 @@ private:
       for (const Record &record : records)
         if (record.ok)
           ok.push_back(&record);
-      std::stable_sort(ok.begin(), ok.end(), [](const Record *a,
-                                                const Record *b) {
-        return a->value > b->value;
+      std::sort(ok.begin(), ok.end(), [&](const Record *a, const Record *b) {
+        return before(a->value, size_t(a - records.data()), b->value,
+                      size_t(b - records.data()));
       });
       std::vector<Config> bestObserved;
       for (size_t i = 0; i < std::min<size_t>(3, ok.size()); ++i)
@@ -808,8 +806,8 @@ private:
     }
     std::vector<size_t> order(scored.size());
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      return valueOf(a) > valueOf(b);
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return before(valueOf(a), a, valueOf(b), b);
     });
     std::optional<size_t> chosen;
     for (size_t i : order) {
@@ -857,7 +855,8 @@ private:
       for (const Config &config : next) {
         size_t i = scoredIndex.at(config.hash());
         double candidate = acquisition(function, scored[i]);
-        if (candidate > bestValue + 1e-12 * std::max(1.0, std::abs(bestValue))) {
+        if (candidate >
+            bestValue + 1e-12 * std::max(1.0, std::abs(bestValue))) {
           bestValue = candidate;
           bestIndex = i;
         }

@@ -89,9 +89,8 @@ private:
         leftGood += values[i].second;
         if (values[i].first == values[i + 1].first)
           continue;
-        double impurity =
-            gini(leftCount, leftGood) +
-            gini(n - leftCount, double(good) - leftGood);
+        double impurity = gini(leftCount, leftGood) +
+                          gini(n - leftCount, double(good) - leftGood);
         if (impurity < bestImpurity) {
           bestImpurity = impurity;
           best.feature = int(feature);

@@ -90,8 +90,7 @@ double tuner::permutationDistance(PermutationDistance distance,
 // ConfigEncoding
 //===----------------------------------------------------------------------===//
 
-ConfigEncoding::ConfigEncoding(const Space &space,
-                               PermutationDistance distance)
+ConfigEncoding::ConfigEncoding(const Space &space, PermutationDistance distance)
     : space(space), permutations(distance) {
   for (const Parameter &parameter : space.getParameters()) {
     Block block;
@@ -137,9 +136,9 @@ void ConfigEncoding::encode(const Config &config, double *out) const {
     double *slot = out + blocks[i].offset;
     switch (parameter.kind) {
     case ParamKind::Ordinal:
-      slot[0] = normalize(value.asNumber(), parameter.values.front().asNumber(),
-                          parameter.values.back().asNumber(),
-                          parameter.logScale);
+      slot[0] =
+          normalize(value.asNumber(), parameter.values.front().asNumber(),
+                    parameter.values.back().asNumber(), parameter.logScale);
       break;
     case ParamKind::Integer:
     case ParamKind::Real:
@@ -178,8 +177,7 @@ double ConfigEncoding::distance(size_t parameter, const double *a,
     return a[block.offset] != b[block.offset] ? 1 : 0;
   case Kind::Permutation:
     return permutationDistanceOf(permutations, a + block.offset,
-                                 b + block.offset,
-                                 block.width);
+                                 b + block.offset, block.width);
   }
   return 0;
 }
@@ -265,7 +263,8 @@ GaussianProcess::covariance(const Eigen::VectorXd &hyper,
 
 /// Factors `matrix` (symmetric positive semi-definite), adding jitter to
 /// its diagonal while it is numerically indefinite. False when it stays so.
-static bool factorize(Eigen::MatrixXd matrix, Eigen::LLT<Eigen::MatrixXd> &llt) {
+static bool factorize(Eigen::MatrixXd matrix,
+                      Eigen::LLT<Eigen::MatrixXd> &llt) {
   double jitter = 0;
   double scale = matrix.rows() ? matrix.diagonal().mean() : 1;
   for (int attempt = 0; attempt < 6; ++attempt) {
@@ -301,8 +300,8 @@ double GaussianProcess::logMarginalLikelihood(const Eigen::VectorXd &hyper,
                  0.5 * double(n) * std::log(2 * M_PI);
   if (gradient) {
     // d/dtheta_j = 1/2 tr((a a^T - Ky^-1) dKy/dtheta_j).
-    Eigen::MatrixXd w = a * a.transpose() -
-                        llt.solve(Eigen::MatrixXd::Identity(n, n));
+    Eigen::MatrixXd w =
+        a * a.transpose() - llt.solve(Eigen::MatrixXd::Identity(n, n));
     Eigen::MatrixXd wk = w.cwiseProduct(k);
     for (size_t p = 0; p < dims; ++p)
       (*gradient)(p) = 0.5 * wk.cwiseProduct(factors[p]).sum();
@@ -419,10 +418,9 @@ GaussianProcess::fit(std::mt19937_64 &rng,
   std::vector<std::pair<double, Eigen::VectorXd>> starts;
   auto score = [&](const Eigen::VectorXd &start) {
     double value = logMarginalLikelihood(start) + logPrior(start);
-    starts.emplace_back(std::isfinite(value)
-                            ? value
-                            : -std::numeric_limits<double>::infinity(),
-                        start);
+    starts.emplace_back(
+        std::isfinite(value) ? value : -std::numeric_limits<double>::infinity(),
+        start);
   };
   bool hasPrevious = previous && size_t(previous->size()) == count;
   if (!multiStart && hasPrevious) {
@@ -438,10 +436,20 @@ GaussianProcess::fit(std::mt19937_64 &rng,
     start(dims + 1) = ln10 * (3 * unit(rng) - 5);
     score(clamp(start));
   }
-  std::stable_sort(starts.begin(), starts.end(),
-                   [](const auto &a, const auto &b) { return a.first > b.first; });
-  starts.resize(std::min<size_t>(starts.size(),
-                                 multiStart ? options.refinedStarts : 1));
+  // The best scores first, ties in the order drawn.
+  std::vector<size_t> order(starts.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return starts[a].first != starts[b].first
+               ? starts[a].first > starts[b].first
+               : a < b;
+  });
+  order.resize(
+      std::min<size_t>(order.size(), multiStart ? options.refinedStarts : 1));
+  std::vector<std::pair<double, Eigen::VectorXd>> kept;
+  for (size_t i : order)
+    kept.push_back(std::move(starts[i]));
+  starts = std::move(kept);
   if (hasPrevious)
     starts.emplace_back(0, clamp(*previous));
 
@@ -464,7 +472,8 @@ GaussianProcess::fit(std::mt19937_64 &rng,
       // A line search that cannot progress (flat or noisy likelihood): keep
       // the best point the solver reached.
     }
-    if (std::isfinite(objective.bestValue) && -objective.bestValue > bestValue) {
+    if (std::isfinite(objective.bestValue) &&
+        -objective.bestValue > bestValue) {
       bestValue = -objective.bestValue;
       best = objective.best;
     }
@@ -478,8 +487,8 @@ double GaussianProcess::kernelFromDistances(const Eigen::VectorXd &hyper,
   size_t dims = encoding.parameters();
   double value = std::exp(hyper(dims));
   for (size_t p = 0; p < dims; ++p)
-    value *= parameterKernel(encoding.kind(p), d[p], std::exp(hyper(p)),
-                             nullptr);
+    value *=
+        parameterKernel(encoding.kind(p), d[p], std::exp(hyper(p)), nullptr);
   return value;
 }
 
@@ -519,8 +528,7 @@ void GaussianProcess::predict(const Eigen::MatrixXd &query,
       cross(i, j) = value;
     }
   mean = cross.transpose() * alpha;
-  Eigen::MatrixXd v =
-      cholesky.triangularView<Eigen::Lower>().solve(cross);
+  Eigen::MatrixXd v = cholesky.triangularView<Eigen::Lower>().solve(cross);
   variance -= v.colwise().squaredNorm().transpose();
   variance = variance.cwiseMax(1e-12 * signal);
 }

@@ -133,8 +133,9 @@ llvm::Expected<const StrategyInfo &> tuner::findStrategy(llvm::StringRef name) {
                                  llvm::join(strategyNames(), ", ") + ")");
 }
 
-llvm::Error tuner::parseStrategySetting(
-    llvm::StringRef text, std::map<std::string, std::string> &settings) {
+llvm::Error
+tuner::parseStrategySetting(llvm::StringRef text,
+                            std::map<std::string, std::string> &settings) {
   auto [key, value] = text.split('=');
   key = key.trim();
   value = value.trim();
@@ -150,8 +151,9 @@ llvm::Error tuner::parseStrategySetting(
   return llvm::Error::success();
 }
 
-llvm::Error tuner::parseStrategySettings(
-    llvm::StringRef text, std::map<std::string, std::string> &settings) {
+llvm::Error
+tuner::parseStrategySettings(llvm::StringRef text,
+                             std::map<std::string, std::string> &settings) {
   if (text.trim().empty())
     return llvm::Error::success();
   llvm::SmallVector<llvm::StringRef> items;
@@ -172,14 +174,14 @@ llvm::Error tuner::checkStrategySettings(const StrategyInfo &info,
       continue;
     if (info.settings.empty())
       return llvm::createStringError("strategy '" + llvm::Twine(info.name) +
-                                     "' has no settings (got '" +
-                                     entry.first + "')");
+                                     "' has no settings (got '" + entry.first +
+                                     "')");
     std::vector<std::string> keys;
     for (const StrategySetting &setting : info.settings)
       keys.push_back(setting.key);
-    return llvm::createStringError(
-        "strategy '" + llvm::Twine(info.name) + "' has no setting '" +
-        entry.first + "' (known: " + llvm::join(keys, ", ") + ")");
+    return llvm::createStringError("strategy '" + llvm::Twine(info.name) +
+                                   "' has no setting '" + entry.first +
+                                   "' (known: " + llvm::join(keys, ", ") + ")");
   }
   if (info.checkSettings)
     return info.checkSettings(options);

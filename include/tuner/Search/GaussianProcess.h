@@ -1,4 +1,5 @@
-//===- GaussianProcess.h - A GP over the configs of a typed space -*- C++ -*-===//
+//===- GaussianProcess.h - A GP over the configs of a typed space -*- C++
+//-*-===//
 //
 // The surrogate model of Bayesian optimization (BaCO §3.2, §4.1): a Gaussian
 // process whose kernel is the product of one kernel per parameter, each
@@ -73,9 +74,7 @@ public:
   /// Parameters (one kernel each).
   size_t parameters() const { return blocks.size(); }
   Kind kind(size_t parameter) const { return blocks[parameter].kind; }
-  PermutationDistance getPermutationDistance() const {
-    return permutations;
-  }
+  PermutationDistance getPermutationDistance() const { return permutations; }
 
   /// Writes the encoding of `config` into `out` (width() numbers).
   void encode(const Config &config, double *out) const;

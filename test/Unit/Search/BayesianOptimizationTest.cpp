@@ -82,7 +82,8 @@ TEST(Kernels, EncodingAndDistances) {
   ASSERT_EQ(encoding.width(), 6u);
   ASSERT_EQ(encoding.parameters(), 4u);
   Eigen::RowVectorXd a = encoding.encode(s.config(2, 5, "a", order({0, 1, 2})));
-  Eigen::RowVectorXd b = encoding.encode(s.config(8, 10, "b", order({2, 1, 0})));
+  Eigen::RowVectorXd b =
+      encoding.encode(s.config(8, 10, "b", order({2, 1, 0})));
   // log 2 / log 8 and 5 / 10.
   EXPECT_DOUBLE_EQ(a(0), 1.0 / 3.0);
   EXPECT_DOUBLE_EQ(a(1), 0.5);
@@ -106,8 +107,7 @@ TEST(Kernels, ProductOfPerParameterKernels) {
   Eigen::RowVectorXd a = encoding.encode(s.config(2, 5, "a", order({0, 1, 2})));
   Eigen::RowVectorXd b = encoding.encode(s.config(8, 5, "b", order({2, 1, 0})));
   // 1.5 * matern52((2/3) / 0.5) * exp(-1 / 2) * exp(-1 / 1).
-  EXPECT_NEAR(process.kernel(a.data(), b.data()), 0.11788742159765311,
-              1e-14);
+  EXPECT_NEAR(process.kernel(a.data(), b.data()), 0.11788742159765311, 1e-14);
   EXPECT_DOUBLE_EQ(process.kernel(a.data(), a.data()), 1.5);
 }
 
@@ -211,8 +211,8 @@ TEST(GaussianProcess, FitImprovesTheMarginalLikelihood) {
   GaussianProcess process(encoding);
   process.setData(data.points, data.targets);
   Eigen::VectorXd initial = process.defaultHyperparameters();
-  double before = process.logMarginalLikelihood(initial) +
-                  process.logPrior(initial);
+  double before =
+      process.logMarginalLikelihood(initial) + process.logPrior(initial);
   std::mt19937_64 rng(1);
   Eigen::VectorXd fitted = process.fit(rng);
   double after =
@@ -408,9 +408,8 @@ TEST(BayesianOptimization, NeverInfeasibleNeverTwice) {
   ASSERT_EQ(size, 72u);
   // Budgets within the space with local search (few candidates per
   // proposal) and batches, then a small space (scored whole) to exhaustion.
-  for (auto [settings, budget, batch] :
-       std::vector<std::tuple<std::map<std::string, std::string>, size_t,
-                              size_t>>{
+  for (auto [settings, budget, batch] : std::vector<
+           std::tuple<std::map<std::string, std::string>, size_t, size_t>>{
            {{{"candidates", "16"}}, 40, 4},
            {{{"acquisition", "multi"}, {"candidates", "16"}}, 40, 1},
            {{}, size + 10, 8},
@@ -494,8 +493,10 @@ TEST(BayesianOptimization, Settings) {
     return strategy ? std::string() : llvm::toString(strategy.takeError());
   };
   EXPECT_EQ(error({{"acquisition", "lcb"}, {"exploration", "0.5"}}), "");
-  EXPECT_EQ(error({{"exploration", "cv"}, {"permutation-distance", "kendall"},
-                   {"initial", "3"}, {"discount", "1"}}),
+  EXPECT_EQ(error({{"exploration", "cv"},
+                   {"permutation-distance", "kendall"},
+                   {"initial", "3"},
+                   {"discount", "1"}}),
             "");
   EXPECT_EQ(error({{"acqusition", "ei"}}),
             "strategy 'bo' has no setting 'acqusition' (known: initial, "
@@ -534,10 +535,10 @@ TEST(BayesianOptimization, Settings) {
 
 TEST(StrategySettings, Parse) {
   std::map<std::string, std::string> settings;
-  EXPECT_FALSE(bool(parseStrategySettings("acquisition=ei, initial=4",
-                                          settings)));
-  EXPECT_EQ(settings, (std::map<std::string, std::string>{
-                          {"acquisition", "ei"}, {"initial", "4"}}));
+  EXPECT_FALSE(
+      bool(parseStrategySettings("acquisition=ei, initial=4", settings)));
+  EXPECT_EQ(settings, (std::map<std::string, std::string>{{"acquisition", "ei"},
+                                                          {"initial", "4"}}));
   EXPECT_FALSE(bool(parseStrategySettings("", settings)));
   EXPECT_EQ(llvm::toString(parseStrategySetting("initial", settings)),
             "strategy setting 'initial' is not of the form key=value");
