@@ -483,6 +483,23 @@ TEST(BayesianOptimization, ModelPriorLeadsToTheOptimum) {
   EXPECT_EQ(unused.batches, 0u);
 }
 
+TEST(BayesianOptimization, PortfoliosNarrowDown) {
+  // Kernel Tuner's portfolios start with ei, poi and lcb and drop the
+  // functions that keep repeating another's proposals (multi) or whose
+  // observations stay worse than the mean (advanced-multi).
+  Problem p;
+  for (const char *acquisition : {"multi", "advanced-multi"}) {
+    std::unique_ptr<Strategy> bo =
+        makeBo(p.problem(), 1, {{"acquisition", acquisition}});
+    FunctionEvaluator evaluator;
+    EXPECT_EQ(bo->statistics().getArray("acquisitions_in_play")->size(), 3u);
+    TuningResult result = runTuningLoop(*bo, evaluator, {80, 0});
+    EXPECT_EQ(result.history.size(), 80u);
+    EXPECT_LT(bo->statistics().getArray("acquisitions_in_play")->size(), 3u)
+        << acquisition;
+  }
+}
+
 TEST(BayesianOptimization, Settings) {
   Problem p;
   auto error = [&](std::map<std::string, std::string> settings) {
