@@ -223,19 +223,28 @@ void GaussianProcess::computeDistances() {
       }
 }
 
-/// The kernel of parameter `p` at distance `d` with lengthscale `l`, and
-/// optionally d log k / d log l.
-static double parameterKernel(ConfigEncoding::Kind kind, double d, double l,
-                              double *logDerivative) {
+/// The kernel of a parameter of kind `kind` at distance `d` with
+/// lengthscale `l`.
+static double parameterKernel(ConfigEncoding::Kind kind, double d, double l) {
+  if (kind == ConfigEncoding::Kind::Numeric)
+    return matern52(d / l);
+  return std::exp(-d / l);
+}
+
+/// Parameter `p`'s kernel at distance `d` with lengthscale `l`, split into
+/// a factor without exponential and an exponent (Matérn-5/2: (1 + sqrt5 r +
+/// 5 r^2 / 3) and -sqrt5 r; the others: 1 and -d / l), so that a product
+/// of kernels costs one exponential.
+static void parameterKernelParts(ConfigEncoding::Kind kind, double d, double l,
+                                 double &factor, double &exponent) {
   if (kind == ConfigEncoding::Kind::Numeric) {
     double r = d / l;
-    if (logDerivative)
-      *logDerivative = maternLogDerivative(r);
-    return matern52(r);
+    factor = 1 + kSqrt5 * r + 5 * r * r / 3;
+    exponent = -kSqrt5 * r;
+    return;
   }
-  if (logDerivative)
-    *logDerivative = d / l;
-  return std::exp(-d / l);
+  factor = 1;
+  exponent = -d / l;
 }
 
 Eigen::MatrixXd
@@ -243,21 +252,33 @@ GaussianProcess::covariance(const Eigen::VectorXd &hyper,
                             std::vector<Eigen::MatrixXd> *factors) const {
   size_t n = points.rows(), dims = encoding.parameters();
   double signal = std::exp(hyper(dims));
-  Eigen::MatrixXd k = Eigen::MatrixXd::Constant(n, n, signal);
+  Eigen::MatrixXd k(n, n);
   if (factors)
     factors->assign(dims, Eigen::MatrixXd::Zero(n, n));
+  std::vector<double> lengthscales(dims);
+  std::vector<ConfigEncoding::Kind> kinds(dims);
   for (size_t p = 0; p < dims; ++p) {
-    double l = std::exp(hyper(p));
-    ConfigEncoding::Kind kind = encoding.kind(p);
-    for (size_t j = 0; j < n; ++j)
-      for (size_t i = 0; i < n; ++i) {
-        double derivative = 0;
-        k(i, j) *= parameterKernel(kind, distances[p](i, j), l,
-                                   factors ? &derivative : nullptr);
-        if (factors)
-          (*factors)[p](i, j) = derivative;
-      }
+    lengthscales[p] = std::exp(hyper(p));
+    kinds[p] = encoding.kind(p);
   }
+  // Symmetric: the lower triangle, mirrored.
+  for (size_t j = 0; j < n; ++j)
+    for (size_t i = j; i < n; ++i) {
+      double product = signal, exponent = 0;
+      for (size_t p = 0; p < dims; ++p) {
+        double d = distances[p](i, j), factor = 1, e = 0;
+        parameterKernelParts(kinds[p], d, lengthscales[p], factor, e);
+        product *= factor;
+        exponent += e;
+        if (factors) {
+          double derivative = kinds[p] == ConfigEncoding::Kind::Numeric
+                                  ? maternLogDerivative(d / lengthscales[p])
+                                  : d / lengthscales[p];
+          (*factors)[p](i, j) = (*factors)[p](j, i) = derivative;
+        }
+      }
+      k(i, j) = k(j, i) = product * std::exp(exponent);
+    }
   return k;
 }
 
@@ -487,8 +508,7 @@ double GaussianProcess::kernelFromDistances(const Eigen::VectorXd &hyper,
   size_t dims = encoding.parameters();
   double value = std::exp(hyper(dims));
   for (size_t p = 0; p < dims; ++p)
-    value *=
-        parameterKernel(encoding.kind(p), d[p], std::exp(hyper(p)), nullptr);
+    value *= parameterKernel(encoding.kind(p), d[p], std::exp(hyper(p)));
   return value;
 }
 
@@ -515,17 +535,23 @@ void GaussianProcess::predict(const Eigen::MatrixXd &query,
   std::vector<double> lengthscales(dims);
   for (size_t p = 0; p < dims; ++p)
     lengthscales[p] = std::exp(theta(p));
+  std::vector<ConfigEncoding::Kind> kinds(dims);
+  for (size_t p = 0; p < dims; ++p)
+    kinds[p] = encoding.kind(p);
   // Cross-covariances, one column per query point.
   Eigen::MatrixXd cross(n, m);
   for (size_t j = 0; j < m; ++j)
     for (size_t i = 0; i < n; ++i) {
-      double value = signal;
-      for (size_t p = 0; p < dims && value != 0; ++p)
-        value *= parameterKernel(
-            encoding.kind(p),
-            encoding.distance(p, q.row(j).data(), x.row(i).data()),
-            lengthscales[p], nullptr);
-      cross(i, j) = value;
+      double product = signal, exponent = 0;
+      for (size_t p = 0; p < dims; ++p) {
+        double factor = 1, e = 0;
+        parameterKernelParts(
+            kinds[p], encoding.distance(p, q.row(j).data(), x.row(i).data()),
+            lengthscales[p], factor, e);
+        product *= factor;
+        exponent += e;
+      }
+      cross(i, j) = product * std::exp(exponent);
     }
   mean = cross.transpose() * alpha;
   Eigen::MatrixXd v = cholesky.triangularView<Eigen::Lower>().solve(cross);
