@@ -19,15 +19,17 @@ ProgramSearch::create(const ProgramTree &tree, const Space &space,
   std::unique_ptr<ProgramSearch> search(
       new ProgramSearch(tree, space, std::move(*chain)));
   search->strategy = strategy.str();
-  if (!info->needsTree)
+  if (!info->needsTree && !info->usesModel)
     return std::move(search);
 
-  llvm::Expected<DecisionTree> decisions = DecisionTree::build(space);
-  if (!decisions)
-    return llvm::createStringError("cannot build the search tree: " +
-                                   llvm::toString(decisions.takeError()));
-  search->decisions.emplace(std::move(*decisions));
-  if (!info->needsModel)
+  if (info->needsTree) {
+    llvm::Expected<DecisionTree> decisions = DecisionTree::build(space);
+    if (!decisions)
+      return llvm::createStringError("cannot build the search tree: " +
+                                     llvm::toString(decisions.takeError()));
+    search->decisions.emplace(std::move(*decisions));
+  }
+  if (!info->needsModel && !info->usesModel)
     return std::move(search);
 
   std::string path = modelPath.empty() ? defaultModelPath.str()
@@ -54,6 +56,11 @@ ProgramSearch::create(const ProgramTree &tree, const Space &space,
     search->fallbackReason = "the cost model cannot score this function (" +
                              llvm::toString(predictor.takeError()) + ")";
     search->costModel.reset();
+  }
+  // A strategy that only uses a model when there is one runs without it.
+  if (!info->needsModel) {
+    search->fallbackReason.clear();
+    return std::move(search);
   }
   search->strategy = "beam-exec";
   return std::move(search);

@@ -136,8 +136,14 @@ def TunerAutotune : Pass<"tuner-autotune", "mlir::ModuleOp"> {
   let options = [
     Option<"strategy", "strategy", "std::string", /*default=*/"\"mcts\"",
            "Search strategy: beam (with the cost model), mcts (with the "
-           "cost model), beam-exec (every node measured), random, "
+           "cost model), beam-exec (every node measured), bo (Bayesian "
+           "optimization, the cost model as its prior), random, "
            "exhaustive">,
+    Option<"strategyOptions", "strategy-options", "std::string",
+           /*default=*/"\"\"",
+           "Settings of the strategy as key=value,key=value (e.g. "
+           "'acquisition=ei,initial=8' for bo); a key the strategy does "
+           "not read is an error">,
     Option<"model", "model", "std::string", /*default=*/"\"\"",
            "Cost model file for beam and mcts (default: the shipped model)">,
     Option<"beamWidth", "beam-width", "unsigned", /*default=*/"8",

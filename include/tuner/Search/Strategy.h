@@ -17,8 +17,10 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -74,6 +76,10 @@ public:
   virtual std::vector<Config> propose(size_t count) = 0;
   /// Reports how proposed configs fared.
   virtual void observe(llvm::ArrayRef<Observation> observations) = 0;
+  /// What the strategy has to say about its run for the tuning summary
+  /// (e.g. how often a learned model steered it away from a predicted
+  /// failure); empty by default.
+  virtual llvm::json::Object statistics() const { return {}; }
 };
 
 class Evaluator {
@@ -125,6 +131,25 @@ struct StrategyOptions {
   /// Model-guided strategies: see ExecutionStep.
   bool modelCorrection = false;
   bool diverseTopK = false;
+  /// Strategy-specific settings, key -> value as the user wrote them; each
+  /// strategy reads its own keys (StrategyInfo::settings) and rejects bad
+  /// values, and createStrategy rejects keys it does not read.
+  std::map<std::string, std::string> settings;
+};
+
+/// Adds one "key=value" to `settings`: the error says what is wrong with a
+/// missing '=', an empty key or a key given twice.
+llvm::Error parseStrategySetting(llvm::StringRef text,
+                                 std::map<std::string, std::string> &settings);
+/// Adds every "key=value" of a comma-separated list (empty: none).
+llvm::Error parseStrategySettings(llvm::StringRef text,
+                                  std::map<std::string, std::string> &settings);
+
+/// One key of StrategyOptions::settings that a strategy reads.
+struct StrategySetting {
+  const char *key;
+  /// Its values and default, in one line, for --help and error messages.
+  const char *description;
 };
 
 /// One entry of the strategy registry.
@@ -137,6 +162,14 @@ struct StrategyInfo {
   bool needsTree = false, needsModel = false;
   std::unique_ptr<Strategy> (*create)(const SearchProblem &problem,
                                       const StrategyOptions &options);
+  /// The settings keys it reads (any other key is an error).
+  llvm::ArrayRef<StrategySetting> settings = {};
+  /// Checks the values of its settings before `create` (null: it has none
+  /// to check); the error names the key and the value.
+  llvm::Error (*checkSettings)(const StrategyOptions &options) = nullptr;
+  /// Whether it uses the cost model when the problem has one, without
+  /// needing it (e.g. as a prior).
+  bool usesModel = false;
 };
 
 /// Every built-in strategy, in the order to list them. Adding a strategy is
@@ -148,10 +181,17 @@ std::vector<std::string> strategyNames();
 /// known ones.
 llvm::Expected<const StrategyInfo &> findStrategy(llvm::StringRef name);
 
+/// Checks `options.settings` against strategy `name`: a key it does not read
+/// is an error that lists the ones it does, a value it rejects one that says
+/// why.
+llvm::Error checkStrategySettings(const StrategyInfo &info,
+                                  const StrategyOptions &options);
+
 /// The strategy `name` over `problem`. Fails, saying why, on an unknown
 /// name, on a tree strategy without a decision tree or a model-guided one
-/// without a model ("it needs a program"), and on exhaustive search of a
-/// space it cannot enumerate.
+/// without a model ("it needs a program"), on exhaustive search of a
+/// space it cannot enumerate, and on settings the strategy does not read or
+/// whose values it rejects.
 llvm::Expected<std::unique_ptr<Strategy>>
 createStrategy(llvm::StringRef name, const SearchProblem &problem,
                const StrategyOptions &options);

@@ -322,7 +322,7 @@ TEST(Search, TheRegistryBuildsEveryStrategyAndSaysWhatIsMissing) {
   userSpace.chain = &*chain;
   EXPECT_EQ(strategyNames(), (std::vector<std::string>{
                                  "random", "exhaustive", "beam", "beam-exec",
-                                 "mcts"}));
+                                 "mcts", "bo"}));
   for (const StrategyInfo &info : strategyRegistry()) {
     // A model of its own: each strategy scores the root once.
     FunctionEvaluator model(
@@ -353,7 +353,7 @@ TEST(Search, TheRegistryBuildsEveryStrategyAndSaysWhatIsMissing) {
   ASSERT_FALSE(bool(unknown));
   EXPECT_EQ(llvm::toString(unknown.takeError()),
             "unknown strategy 'annealing' (known: random, exhaustive, "
-            "beam, beam-exec, mcts)");
+            "beam, beam-exec, mcts, bo)");
 }
 
 } // namespace
