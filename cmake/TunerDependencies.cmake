@@ -1,5 +1,5 @@
 # Finds LLVM/MLIR 22 (Debian's packages under /usr/lib/llvm-22), GoogleTest,
-# Eigen and SQLite.
+# Eigen, LBFGS++ and SQLite.
 set(TUNER_LLVM_ROOT "/usr/lib/llvm-22" CACHE PATH "LLVM/MLIR 22 install prefix")
 list(APPEND CMAKE_PREFIX_PATH "${TUNER_LLVM_ROOT}")
 
@@ -25,6 +25,13 @@ set(LLVM_EXTERNAL_LIT "${TUNER_LLVM_ROOT}/bin/lit" CACHE FILEPATH "lit" FORCE)
 set(TUNER_MLIR_TOOLS_DIR "${TUNER_LLVM_ROOT}/bin")
 
 find_package(Eigen3 3.3 REQUIRED NO_MODULE)
+# LBFGS++ (Debian: liblbfgspp-dev) is header-only: its L-BFGS-B fits the
+# hyperparameters of Bayesian optimization's Gaussian processes.
+find_path(LBFGSPP_INCLUDE_DIR LBFGSB.h PATH_SUFFIXES include)
+if(NOT LBFGSPP_INCLUDE_DIR)
+  message(FATAL_ERROR "LBFGS++ (LBFGSB.h) not found: install liblbfgspp-dev "
+                      "(scripts/install-deps.sh) or set LBFGSPP_INCLUDE_DIR")
+endif()
 find_package(SQLite3 REQUIRED)
 find_package(GTest REQUIRED)
 find_package(Threads REQUIRED)

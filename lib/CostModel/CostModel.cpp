@@ -648,6 +648,27 @@ llvm::Expected<CostModel> CostModel::fromJSON(const json::Value &json,
   return CostModel(std::move(impl));
 }
 
+bool CostModel::describes(ParamRole role) {
+  switch (role) {
+  case ParamRole::Tile:
+  case ParamRole::RegisterTile:
+  case ParamRole::Order:
+  case ParamRole::Unroll:
+  case ParamRole::Vectorize:
+  case ParamRole::Parallel:
+  case ParamRole::Fuse:
+  case ParamRole::Lowering:
+  case ParamRole::Distribute:
+    return true;
+  case ParamRole::None:
+  case ParamRole::Knob:
+  case ParamRole::Alternatives:
+  case ParamRole::Skew:
+    return false;
+  }
+  return false;
+}
+
 llvm::Expected<CostModel> CostModel::load(llvm::StringRef path) {
   llvm::Expected<json::Value> json = readJSONFile(path);
   if (!json)

@@ -46,6 +46,14 @@ struct TunerAutotunePass
 
 private:
   LogicalResult checkOptions();
+  /// Parses 'strategy-options' into `settings`.
+  llvm::Error
+  readStrategyOptions(std::map<std::string, std::string> &settings) const {
+    settings.clear();
+    return parseStrategySettings(strategyOptions, settings);
+  }
+
+  std::map<std::string, std::string> strategySettings;
   FailureOr<std::optional<db::Database>> openDatabase();
   LogicalResult writeSchedule(llvm::StringRef script);
   void writeSummary(llvm::StringRef name, Location loc, const Space &space,
@@ -54,8 +62,8 @@ private:
 
 LogicalResult TunerAutotunePass::checkOptions() {
   ModuleOp module = getOperation();
-  if (llvm::Expected<const StrategyInfo &> known = findStrategy(strategy);
-      !known) {
+  llvm::Expected<const StrategyInfo &> known = findStrategy(strategy);
+  if (!known) {
     emitError(module, "", known.takeError());
     return failure();
   }
@@ -75,6 +83,16 @@ LogicalResult TunerAutotunePass::checkOptions() {
   if (timeout <= 0)
     return module.emitError() << "'timeout' must be positive (got "
                               << shortNumber(timeout) << ")";
+  if (llvm::Error error = readStrategyOptions(strategySettings)) {
+    emitError(module, "'strategy-options'", std::move(error));
+    return failure();
+  }
+  StrategyOptions options;
+  options.settings = strategySettings;
+  if (llvm::Error error = checkStrategySettings(*known, options)) {
+    emitError(module, "'strategy-options'", std::move(error));
+    return failure();
+  }
   return success();
 }
 
@@ -108,6 +126,23 @@ void TunerAutotunePass::runOnOperation() {
   if (failed(tunable))
     return signalPassFailure();
   func::FuncOp func = tunable->func;
+  if (!spaceFile.empty()) {
+    llvm::Expected<Space> fromFile = Space::readFile(spaceFile);
+    if (!fromFile) {
+      emitError(func, "cannot read the space '" + spaceFile + "'",
+                fromFile.takeError());
+      return signalPassFailure();
+    }
+    llvm::Expected<Space> narrowed = narrowSpace(tunable->space, *fromFile);
+    if (!narrowed) {
+      emitError(func,
+                "the space '" + spaceFile + "' does not narrow the space of @" +
+                    func.getSymName(),
+                narrowed.takeError());
+      return signalPassFailure();
+    }
+    tunable->space = std::move(*narrowed);
+  }
   FailureOr<std::optional<db::Database>> opened = openDatabase();
   if (failed(opened))
     return signalPassFailure();
@@ -116,8 +151,9 @@ void TunerAutotunePass::runOnOperation() {
   options.strategy = strategy;
   options.model = model;
   options.defaultModel = TUNER_DEFAULT_MODEL;
-  options.strategyOptions = {seed, beamWidth, topK, mctsIterations,
-                             modelCorrection, diverseTopK};
+  options.strategyOptions = {
+      seed,        beamWidth,       topK, mctsIterations, modelCorrection,
+      diverseTopK, strategySettings};
   options.budget = {budget, timeBudget};
   options.measure.repetitions = repetitions;
   options.measure.timeoutSeconds = timeout;
@@ -202,6 +238,12 @@ void TunerAutotunePass::writeSummary(llvm::StringRef name, Location loc,
   }
   summary["function"] = name.str();
   summary["seed"] = int64_t(seed);
+  if (!strategySettings.empty()) {
+    llvm::json::Object settings;
+    for (const auto &[key, value] : strategySettings)
+      settings[key] = value;
+    summary["strategy_settings"] = std::move(settings);
+  }
   summary["baseline"] = llvm::json::Object{{"median_s", base.medianSeconds},
                                            {"min_s", base.minSeconds},
                                            {"max_s", base.maxSeconds}};

@@ -206,6 +206,23 @@ private:
 
 } // namespace
 
+static const StrategySetting kAnnealingSettings[] = {
+    {"temperature", "T0, the initial temperature on the log scale of the "
+                    "values, > 0 (default 0.1; Kernel Tuner's is 1)"},
+    {"min-temperature", "Tmin, below T0 (default 0.001)"},
+    {"alpha", "the cooling factor, in (0, 1) (default 0.995)"},
+    {"schedule", "evaluations over which T falls from T0 to Tmin, then a "
+                 "hot restart (default 100)"},
+    {"max-stuck", "free moves over known configs in a row before a new "
+                  "start (default 100)"},
+    {"starts", "a start is the best of this many uniform samples (default "
+               "8; Kernel Tuner's is 1)"},
+};
+
+llvm::ArrayRef<StrategySetting> tuner::annealingSettings() {
+  return kAnnealingSettings;
+}
+
 llvm::Expected<std::unique_ptr<Strategy>>
 tuner::createAnnealing(const SearchProblem &problem,
                        const StrategyOptions &options) {

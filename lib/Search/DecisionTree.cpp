@@ -109,8 +109,11 @@ Stage stageOf(const Parameter &parameter) {
   case ParamRole::Fuse:
     return Fusion;
   case ParamRole::Order:
-  case ParamRole::Skew:
     return Order;
+  // Skewing is decided with the tile sizes: a skewed band is only worth it
+  // tiled, and its tiles are only legal skewed, so neither decision is
+  // feasible without the other (the space's constraints say so).
+  case ParamRole::Skew:
   case ParamRole::Tile:
     return Tiling;
   case ParamRole::RegisterTile:

@@ -157,6 +157,18 @@ private:
 
 } // namespace
 
+static const StrategySetting kEvolutionSettings[] = {
+    {"population", "λ: the initial uniform samples and the parents of every "
+                   "child, the best configs observed (default 8)"},
+    {"q", "the q-random walk's mutation rate, in [0, 1]: a parameter "
+          "mutates with probability q and each step continues with "
+          "probability q (default 0.5)"},
+};
+
+llvm::ArrayRef<StrategySetting> tuner::evolutionSettings() {
+  return kEvolutionSettings;
+}
+
 llvm::Expected<std::unique_ptr<Strategy>>
 tuner::createEvolution(const SearchProblem &problem,
                        const StrategyOptions &options) {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_set>
 
 using namespace tuner;
 
@@ -145,9 +146,11 @@ std::vector<Config> ExecutionStep::propose(size_t count) {
       std::min<size_t>(count, topK - std::min<size_t>(topK, proposed.size()));
   std::vector<bool> chosen(pending.size(), false);
   size_t picked = 0;
+  std::vector<size_t> picks;
   auto choose = [&](size_t i) {
     chosen[i] = true;
     proposed.push_back(pending[i].first);
+    picks.push_back(i);
     ++picked;
   };
   auto far = [&](const Config &config) {
@@ -155,25 +158,74 @@ std::vector<Config> ExecutionStep::propose(size_t count) {
       return distance(config, earlier) >= kMinDistance;
     });
   };
-  for (size_t i = 0; i < pending.size() && picked < wanted; ++i)
-    if (!diverse || far(pending[i].first))
+  // The order to consider them in: the model's, or, with strata, first
+  // the best of every stratum not proposed yet (strata in the order of
+  // their best prediction), then the strata by the best speedup measured in
+  // them (those still unmeasured last), each in the model's order.
+  std::vector<size_t> order(pending.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  if (stratum) {
+    std::vector<uint64_t> keys;
+    std::unordered_map<uint64_t, std::vector<size_t>> members;
+    for (size_t i = 0; i < pending.size(); ++i) {
+      uint64_t key = stratum(pending[i].first);
+      auto [it, inserted] = members.try_emplace(key);
+      if (inserted)
+        keys.push_back(key);
+      it->second.push_back(i);
+    }
+    std::unordered_set<uint64_t> tried;
+    for (const Config &config : proposed)
+      tried.insert(stratum(config));
+    order.clear();
+    std::vector<bool> placed(pending.size(), false);
+    for (uint64_t key : keys)
+      if (!tried.count(key)) {
+        order.push_back(members[key].front());
+        placed[members[key].front()] = true;
+      }
+    auto best = [&](uint64_t key) {
+      auto it = stratumBest.find(key);
+      return it == stratumBest.end() ? -1.0 : it->second;
+    };
+    std::stable_sort(keys.begin(), keys.end(), [&](uint64_t a, uint64_t b) {
+      return best(a) > best(b);
+    });
+    for (uint64_t key : keys)
+      for (size_t i : members[key])
+        if (!placed[i])
+          order.push_back(i);
+  }
+  for (size_t i : order)
+    if (picked < wanted && (!diverse || far(pending[i].first)))
       choose(i);
-  for (size_t i = 0; i < pending.size() && picked < wanted; ++i)
-    if (!chosen[i])
+  for (size_t i : order)
+    if (picked < wanted && !chosen[i])
       choose(i);
+  // In the order chosen (the model's, unless diversity or strata say
+  // otherwise).
+  if (!stratum)
+    llvm::sort(picks);
+  for (size_t i : picks)
+    result.push_back(pending[i].first);
   std::vector<std::pair<Config, double>> left;
   left.reserve(pending.size() - picked);
-  for (auto [i, candidate] : llvm::enumerate(pending)) {
-    if (chosen[i])
-      result.push_back(std::move(candidate.first));
-    else
+  for (auto [i, candidate] : llvm::enumerate(pending))
+    if (!chosen[i])
       left.push_back(std::move(candidate));
-  }
   pending = std::move(left);
   return result;
 }
 
 void ExecutionStep::observe(llvm::ArrayRef<Observation> observations) {
+  if (stratum)
+    for (const Observation &observation : observations) {
+      double &best = stratumBest.try_emplace(stratum(observation.config), 0)
+                         .first->second;
+      if (observation.ok())
+        best = std::max(best, observation.value);
+    }
   // Only the correction reads the measured errors.
   if (!correct)
     return;

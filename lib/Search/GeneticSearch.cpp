@@ -258,6 +258,19 @@ private:
 
 } // namespace
 
+static const StrategySetting kGeneticSettings[] = {
+    {"population", "configs per generation (default 10; Kernel Tuner's is "
+                   "20)"},
+    {"mutation-chance", "a child mutates to a neighbour with chance 1 in "
+                        "this (default 10)"},
+    {"crossover", "uniform (default), single-point, two-point or "
+                  "disruptive-uniform"},
+};
+
+llvm::ArrayRef<StrategySetting> tuner::geneticSearchSettings() {
+  return kGeneticSettings;
+}
+
 llvm::Expected<std::unique_ptr<Strategy>>
 tuner::createGeneticSearch(const SearchProblem &problem,
                            const StrategyOptions &options) {

@@ -157,6 +157,21 @@ private:
 
 } // namespace
 
+static const StrategySetting kPortfolioSettings[] = {
+    {"members", "registered strategies separated by commas or '+' "
+                "(default random+evolution+annealing+genetic+bo)"},
+    {"window", "results the area-under-the-curve credit looks back over "
+               "(default 500)"},
+    {"exploration", "weight of the bandit's exploration term, >= 0 "
+                    "(default 0.05)"},
+    {"<member>.<key>", "setting <key> of member <member>, e.g. "
+                       "evolution.q=0.3"},
+};
+
+llvm::ArrayRef<StrategySetting> tuner::portfolioSettings() {
+  return kPortfolioSettings;
+}
+
 std::unique_ptr<Strategy>
 tuner::createPortfolio(std::vector<PortfolioMember> members,
                        const PortfolioOptions &options) {
@@ -186,8 +201,12 @@ tuner::createPortfolio(const SearchProblem &problem,
       reader.getNumber("exploration", portfolio.exploration, 0, 1e9);
   std::string list =
       reader.getText("members", llvm::join(defaultPortfolioMembers(), ","));
+  // Comma- or plus-separated: the pass's strategy-options= separates its
+  // items by commas already.
+  std::string separated = list;
+  std::replace(separated.begin(), separated.end(), '+', ',');
   llvm::SmallVector<llvm::StringRef> names;
-  llvm::StringRef(list).split(names, ',');
+  llvm::StringRef(separated).split(names, ',');
   std::vector<std::string> seen;
   std::vector<std::map<std::string, std::string>> memberSettings;
   for (llvm::StringRef &name : names) {

@@ -1,6 +1,7 @@
 //===- Strategy.cpp - The tuning loop and the strategy registry -----------===//
 
 #include "tuner/Search/Strategy.h"
+#include "tuner/Search/BayesianOptimization.h"
 #include "tuner/Search/Strategies.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -51,6 +52,7 @@ ExecutionOptions executionOptions(const SearchProblem &problem,
   execution.correct = options.modelCorrection;
   execution.diverse = options.diverseTopK;
   execution.hash = problem.hash;
+  execution.stratum = problem.stratum;
   return execution;
 }
 
@@ -98,21 +100,37 @@ const StrategyInfo kStrategies[] = {
        return createMonteCarloTreeSearch(*p.tree, *p.model,
                                          monteCarloOptions(p, o));
      }},
+    {"bo",
+     "Bayesian optimization (BaCO): a Gaussian process with typed kernels, "
+     "expected improvement, learned hidden constraints; the cost model as "
+     "its prior mean when there is one",
+     false, false,
+     [](const SearchProblem &p, const StrategyOptions &o) -> Created {
+       return createBayesianOptimization(
+           p, llvm::cantFail(parseBayesianOptions(o)));
+     },
+     bayesianOptimizationSettings(),
+     [](const StrategyOptions &o) {
+       llvm::Expected<BayesianOptions> parsed = parseBayesianOptions(o);
+       return parsed ? llvm::Error::success() : parsed.takeError();
+     },
+     /*usesModel=*/true},
     {"evolution",
      "OpEvo: fitness-proportional recombination and q-random-walk mutation "
      "on each parameter's topology",
-     false, false, createEvolution},
+     false, false, createEvolution, evolutionSettings()},
     {"annealing", "Kernel Tuner's simulated annealing over neighbour moves",
-     false, false, createAnnealing},
+     false, false, createAnnealing, annealingSettings()},
     {"genetic", "Kernel Tuner's genetic algorithm", false, false,
-     createGeneticSearch},
+     createGeneticSearch, geneticSearchSettings()},
     {"portfolio",
      "OpenTuner's AUC bandit sharing the budget between strategies (random, "
-     "evolution, annealing, genetic by default)",
+     "evolution, annealing, genetic and bo by default)",
      false, false,
      [](const SearchProblem &p, const StrategyOptions &o) -> Created {
        return createPortfolio(p, o);
-     }},
+     },
+     portfolioSettings(), nullptr, /*usesModel=*/true},
 };
 
 } // namespace
@@ -132,6 +150,64 @@ llvm::Expected<const StrategyInfo &> tuner::findStrategy(llvm::StringRef name) {
       return info;
   return llvm::createStringError("unknown strategy '" + name + "' (known: " +
                                  llvm::join(strategyNames(), ", ") + ")");
+}
+
+llvm::Error
+tuner::parseStrategySetting(llvm::StringRef text,
+                            std::map<std::string, std::string> &settings) {
+  auto [key, value] = text.split('=');
+  key = key.trim();
+  value = value.trim();
+  if (!text.contains('='))
+    return llvm::createStringError("strategy setting '" + text +
+                                   "' is not of the form key=value");
+  if (key.empty())
+    return llvm::createStringError("strategy setting '" + text +
+                                   "' has no key before '='");
+  if (!settings.emplace(key.str(), value.str()).second)
+    return llvm::createStringError("strategy setting '" + key +
+                                   "' is given twice");
+  return llvm::Error::success();
+}
+
+llvm::Error
+tuner::parseStrategySettings(llvm::StringRef text,
+                             std::map<std::string, std::string> &settings) {
+  if (text.trim().empty())
+    return llvm::Error::success();
+  llvm::SmallVector<llvm::StringRef> items;
+  text.split(items, ',');
+  for (llvm::StringRef item : items)
+    if (llvm::Error error = parseStrategySetting(item, settings))
+      return error;
+  return llvm::Error::success();
+}
+
+llvm::Error tuner::checkStrategySettings(const StrategyInfo &info,
+                                         const StrategyOptions &options) {
+  for (const auto &entry : options.settings) {
+    bool known = llvm::any_of(info.settings, [&](const StrategySetting &s) {
+      // "<member>.<key>": any key with a dot, for the strategy to check.
+      if (llvm::StringRef(s.key).starts_with("<member>."))
+        return llvm::StringRef(entry.first).contains('.');
+      return entry.first == s.key;
+    });
+    if (known)
+      continue;
+    if (info.settings.empty())
+      return llvm::createStringError("strategy '" + llvm::Twine(info.name) +
+                                     "' has no settings (got '" + entry.first +
+                                     "')");
+    std::vector<std::string> keys;
+    for (const StrategySetting &setting : info.settings)
+      keys.push_back(setting.key);
+    return llvm::createStringError("strategy '" + llvm::Twine(info.name) +
+                                   "' has no setting '" + entry.first +
+                                   "' (known: " + llvm::join(keys, ", ") + ")");
+  }
+  if (info.checkSettings)
+    return info.checkSettings(options);
+  return llvm::Error::success();
 }
 
 llvm::Expected<std::unique_ptr<Strategy>>
@@ -163,6 +239,8 @@ tuner::createStrategy(llvm::StringRef name, const SearchProblem &problem,
           "large to enumerate (size " +
           chain.countString() + ")");
   }
+  if (llvm::Error error = checkStrategySettings(*info, options))
+    return std::move(error);
   return info->create(problem, options);
 }
 

@@ -15,6 +15,7 @@
 #include "llvm/Support/xxhash.h"
 
 #include <algorithm>
+#include <set>
 #include <cassert>
 #include <cmath>
 #include <cstdio>
@@ -437,6 +438,77 @@ std::string Parameter::describeDomain() const {
   }
   }
   llvm_unreachable("unknown ParamKind");
+}
+
+bool Parameter::containsDomain(const Parameter &other) const {
+  if (kind != other.kind)
+    return false;
+  switch (kind) {
+  case ParamKind::Ordinal:
+    return isRealOrdinal() == other.isRealOrdinal() &&
+           llvm::all_of(other.values,
+                        [&](const ParamValue &v) { return contains(v); });
+  case ParamKind::Categorical:
+    return llvm::all_of(other.values,
+                        [&](const ParamValue &v) { return contains(v); });
+  case ParamKind::Integer:
+  case ParamKind::Real:
+    return lower <= other.lower && other.upper <= upper;
+  case ParamKind::Boolean:
+    return true;
+  case ParamKind::Permutation:
+    if (permutationSize != other.permutationSize)
+      return false;
+    if (other.allowedPermutations.empty())
+      return allowedPermutations.empty();
+    return llvm::all_of(other.allowedPermutations,
+                        [&](const ParamValue::Permutation &perm) {
+                          return contains(ParamValue::permutation(perm));
+                        });
+  }
+  return false;
+}
+
+llvm::Expected<Space> tuner::narrowSpace(const Space &space,
+                                         const Space &narrowed) {
+  for (const Parameter &parameter : narrowed.getParameters())
+    if (!space.indexOf(parameter.name))
+      return llvm::createStringError(
+          "parameter '" + parameter.name + "' is not in the space");
+  Space result;
+  for (const Parameter &original : space.getParameters()) {
+    std::optional<size_t> index = narrowed.indexOf(original.name);
+    if (!index)
+      return llvm::createStringError("parameter '" + original.name +
+                                     "' is missing (a narrowed space keeps "
+                                     "every parameter; give it one value to "
+                                     "fix it)");
+    Parameter parameter = narrowed[*index];
+    if (!original.containsDomain(parameter))
+      return llvm::createStringError(
+          "parameter '" + original.name + "': " + parameter.describeDomain() +
+          " is not inside its domain, " + original.describeDomain());
+    parameter.role = original.role;
+    parameter.nest = original.nest;
+    parameter.loop = original.loop;
+    parameter.producer = original.producer;
+    parameter.consumer = original.consumer;
+    if (parameter.defaultValue && !parameter.contains(*parameter.defaultValue))
+      parameter.defaultValue.reset();
+    if (!parameter.defaultValue && original.defaultValue &&
+        parameter.contains(*original.defaultValue))
+      parameter.defaultValue = original.defaultValue;
+    if (llvm::Error err = result.addParameter(std::move(parameter)))
+      return std::move(err);
+  }
+  std::set<std::string> added;
+  for (const Space *from : {&space, &narrowed})
+    for (const Constraint &constraint : from->getConstraints())
+      if (added.insert(constraint.getText()).second)
+        if (llvm::Error err = result.addConstraint(constraint.getText()))
+          return std::move(err);
+  result.attributes = space.attributes;
+  return result;
 }
 
 bool Parameter::sameDomain(const Parameter &other) const {

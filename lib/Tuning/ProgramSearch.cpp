@@ -19,15 +19,17 @@ ProgramSearch::create(const ProgramTree &tree, const Space &space,
   std::unique_ptr<ProgramSearch> search(
       new ProgramSearch(tree, space, std::move(*chain)));
   search->strategy = strategy.str();
-  if (!info->needsTree)
+  if (!info->needsTree && !info->usesModel)
     return std::move(search);
 
-  llvm::Expected<DecisionTree> decisions = DecisionTree::build(space);
-  if (!decisions)
-    return llvm::createStringError("cannot build the search tree: " +
-                                   llvm::toString(decisions.takeError()));
-  search->decisions.emplace(std::move(*decisions));
-  if (!info->needsModel)
+  if (info->needsTree) {
+    llvm::Expected<DecisionTree> decisions = DecisionTree::build(space);
+    if (!decisions)
+      return llvm::createStringError("cannot build the search tree: " +
+                                     llvm::toString(decisions.takeError()));
+    search->decisions.emplace(std::move(*decisions));
+  }
+  if (!info->needsModel && !info->usesModel)
     return std::move(search);
 
   std::string path = modelPath.empty() ? defaultModelPath.str()
@@ -55,6 +57,11 @@ ProgramSearch::create(const ProgramTree &tree, const Space &space,
                              llvm::toString(predictor.takeError()) + ")";
     search->costModel.reset();
   }
+  // A strategy that only uses a model when there is one runs without it.
+  if (!info->needsModel) {
+    search->fallbackReason.clear();
+    return std::move(search);
+  }
   search->strategy = "beam-exec";
   return std::move(search);
 }
@@ -66,6 +73,22 @@ SearchProblem ProgramSearch::problem() const {
   problem.model = model.get();
   // Configs that mean the same schedule are scored and measured once.
   PlanCache *cache = plans.get();
+  // Parameters the model has no features for split the candidates into
+  // strata that the execution step measures in turn.
+  if (model) {
+    std::vector<size_t> unseen;
+    for (auto [i, parameter] :
+         llvm::enumerate(chain.getSpace().getParameters()))
+      if (!CostModel::describes(parameter.role))
+        unseen.push_back(i);
+    if (!unseen.empty())
+      problem.stratum = [unseen](const Config &config) {
+        uint64_t key = 0;
+        for (size_t i : unseen)
+          key = key * 1000003 + config[i].hash();
+        return key;
+      };
+  }
   problem.hash = [cache](const Config &config) {
     llvm::Expected<std::shared_ptr<const SchedulePlan>> plan =
         cache->get(config);

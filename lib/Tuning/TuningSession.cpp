@@ -206,7 +206,7 @@ llvm::json::Object TuningSession::summary(const Space &space) const {
                               {"objective", result.best->objective},
                               {"median_s", result.best->medianSeconds},
                               {"min_s", result.best->minSeconds}};
-  return llvm::json::Object{
+  llvm::json::Object summary{
       {"strategy", strategy.getName().str()},
       {"candidates", int64_t(result.history.size())},
       {"evaluated", int64_t(result.evaluated)},
@@ -215,4 +215,8 @@ llvm::json::Object TuningSession::summary(const Space &space) const {
       {"search_seconds", result.seconds},
       {"best", std::move(best)},
   };
+  llvm::json::Object statistics = strategy.statistics();
+  if (!statistics.empty())
+    summary["strategy_statistics"] = std::move(statistics);
+  return summary;
 }

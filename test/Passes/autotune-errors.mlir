@@ -4,6 +4,10 @@
 // RUN: not tuner-opt %s --tuner-autotune="budget=0 database=none" 2>&1 | FileCheck %s --check-prefix=UNBOUNDED
 // RUN: not tuner-opt %s --tuner-autotune="repetitions=3 database=none" 2>&1 | FileCheck %s --check-prefix=REPETITIONS
 // RUN: not tuner-opt %s --tuner-autotune="timeout=0 database=none" 2>&1 | FileCheck %s --check-prefix=TIMEOUT
+// RUN: not tuner-opt %s --tuner-autotune="strategy=bo strategy-options=acquisition=ucb database=none" 2>&1 | FileCheck %s --check-prefix=SETTING
+// RUN: not tuner-opt %s --tuner-autotune="strategy=bo strategy-options=initial=4,trees=9 database=none" 2>&1 | FileCheck %s --check-prefix=SETTING-KEY
+// RUN: not tuner-opt %s --tuner-autotune="strategy=random strategy-options=initial=4 database=none" 2>&1 | FileCheck %s --check-prefix=SETTING-NONE
+// RUN: not tuner-opt %s --tuner-autotune="strategy=bo strategy-options=initial database=none" 2>&1 | FileCheck %s --check-prefix=SETTING-FORM
 // RUN: printf 'not a database, but precious data\n' > %t.notdb
 // RUN: cp %t.notdb %t.notdb.orig
 // RUN: not tuner-opt %s --tuner-autotune="database=%t.notdb" 2>&1 | FileCheck %s --check-prefix=CORRUPT
@@ -12,10 +16,14 @@
 // RUN: cmp %t.notdb %t.notdb.orig
 // RUN: not tuner-opt %s --tuner-apply-best="database=%t.does-not-exist.db" 2>&1 | FileCheck %s --check-prefix=MISSING
 
-// STRATEGY: error: unknown strategy 'simplex' (known: random, exhaustive, beam, beam-exec, mcts, evolution, annealing, genetic, portfolio)
+// STRATEGY: error: unknown strategy 'simplex' (known: random, exhaustive, beam, beam-exec, mcts, bo, evolution, annealing, genetic, portfolio)
 // UNBOUNDED: error: the search needs a limit: set 'budget' (candidates) or 'time-budget' (seconds)
 // REPETITIONS: error: 'repetitions' must be at least 5 (got 3)
 // TIMEOUT: error: 'timeout' must be positive (got 0)
+// SETTING: error: 'strategy-options': strategy 'bo': setting 'acquisition=ucb': expected one of ei, poi, lcb, multi, advanced-multi
+// SETTING-KEY: error: 'strategy-options': strategy 'bo' has no setting 'trees' (known: initial, acquisition, exploration, {{.*}})
+// SETTING-NONE: error: 'strategy-options': strategy 'random' has no settings (got 'initial')
+// SETTING-FORM: error: 'strategy-options': strategy setting 'initial' is not of the form key=value
 // CORRUPT: error: cannot open the tuning database: {{.*}}notdb{{.*}}
 // MISSING: error: cannot open the tuning database: {{.*}}does-not-exist.db
 

@@ -20,8 +20,13 @@
 // RUN: %python %S/Inputs/check-speedup.py %t.bse.json | FileCheck %s --check-prefix=BSE
 // RUN: tuner-opt %s --tuner-autotune="strategy=random budget=8 database=none summary-output=%t.random.json" -o /dev/null
 // RUN: %python %S/Inputs/check-speedup.py %t.random.json | FileCheck %s --check-prefix=RANDOM
+// Bayesian optimization with the shipped cost model as its prior mean: four
+// initial samples, then four proposals of the model.
+// RUN: tuner-opt %s --tuner-autotune="strategy=bo budget=8 strategy-options=initial=4 database=none summary-output=%t.bo.json" -o /dev/null
+// RUN: %python %S/Inputs/check-speedup.py %t.bo.json | FileCheck %s --check-prefix=BO
+// RUN: FileCheck %s --check-prefix=BO-SUMMARY < %t.bo.json
 // The portfolio asks each of its members (random, evolution, annealing,
-// genetic) at least once within 8 measurements.
+// genetic, bo) at least once within 8 measurements.
 // RUN: tuner-opt %s --tuner-autotune="strategy=portfolio budget=8 database=none summary-output=%t.portfolio.json" -o /dev/null
 // RUN: %python %S/Inputs/check-speedup.py %t.portfolio.json | FileCheck %s --check-prefix=PORTFOLIO
 
@@ -33,6 +38,14 @@
 // MCTS: mcts: never slower than the baseline, 4 measured
 // BSE: beam-exec: never slower than the baseline, {{[0-9]+}} measured
 // RANDOM: random: never slower than the baseline, 8 measured
+// BO: bo: never slower than the baseline, 8 measured
+// BO-SUMMARY: "model_predictions": {{[1-9][0-9]*}}
+// BO-SUMMARY: "strategy": "bo",
+// BO-SUMMARY-NEXT: "strategy_settings": {
+// BO-SUMMARY-NEXT: "initial": "4"
+// BO-SUMMARY: "initial_samples": 4,
+// BO-SUMMARY-NEXT: "model_prior": true,
+// BO-SUMMARY-NEXT: "model_proposals": 4,
 // PORTFOLIO: portfolio: never slower than the baseline, 8 measured
 // BADMODEL: error: cannot use the cost model:
 // PLAIN: "diverse_top_k": false

@@ -44,7 +44,8 @@ static const char *const kOverview =
     "c.json])\n"
     "               (--command TEMPLATE [--compile TEMPLATE] | --replay "
     "table.jsonl|table.csv)\n"
-    "               [--strategy S] [--budget N] [--seed K] [--database DB]\n"
+    "               [--strategy S [--strategy-option key=value]...]\n"
+    "               [--budget N] [--seed K] [--database DB]\n"
     "               [--minimize | --maximize] [--summary-output F]\n"
     "  tuner-search (--space ... | --knobs ...) (--count | --sample N | "
     "--enumerate)\n\n"
@@ -95,6 +96,11 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     strategyOption("strategy", cl::desc("Search strategy"), cl::init("random"),
                    cl::cat(toolCategory));
+static cl::list<std::string> strategySettingOption(
+    "strategy-option",
+    cl::desc("A setting of the strategy, key=value (repeatable; e.g. "
+             "--strategy-option acquisition=ei for bo)"),
+    cl::value_desc("key=value"), cl::cat(toolCategory));
 static cl::opt<unsigned> budgetOption(
     "budget", cl::desc("Configs to evaluate (0: no limit)"), cl::init(32),
     cl::cat(toolCategory));
@@ -360,6 +366,10 @@ Error search(const Space &space, const ChainOfTrees &chain) {
     return choice.takeError();
   Evaluator &evaluator = *choice->evaluator;
   ReplayEvaluator *replay = choice->replay;
+  std::map<std::string, std::string> settings;
+  for (const std::string &setting : strategySettingOption)
+    if (Error error = parseStrategySetting(setting, settings))
+      return error;
   const std::string &workload = choice->workload, &target = choice->target;
 
   std::optional<db::Database> database;
@@ -383,6 +393,7 @@ Error search(const Space &space, const ChainOfTrees &chain) {
     problem.chain = &chain;
     StrategyOptions strategyOptions;
     strategyOptions.seed = seedOption + run;
+    strategyOptions.settings = settings;
     llvm::Expected<std::unique_ptr<Strategy>> strategy =
         createStrategy(strategyOption, problem, strategyOptions);
     if (!strategy)
@@ -448,6 +459,12 @@ Error search(const Space &space, const ChainOfTrees &chain) {
                       : summarizeRuns(std::move(runs), bests, simulated);
   output["objective"] = objectiveName(objective);
   output["space_size"] = chain.countString();
+  if (!settings.empty()) {
+    llvm::json::Object recorded;
+    for (const auto &[key, value] : settings)
+      recorded[key] = value;
+    output["strategy_settings"] = std::move(recorded);
+  }
   if (!summaryOption.empty())
     if (Error error = writeJSONFile(summaryOption, std::move(output)))
       return error;

@@ -136,8 +136,14 @@ def TunerAutotune : Pass<"tuner-autotune", "mlir::ModuleOp"> {
   let options = [
     Option<"strategy", "strategy", "std::string", /*default=*/"\"mcts\"",
            "Search strategy: beam (with the cost model), mcts (with the "
-           "cost model), beam-exec (every node measured), random, "
+           "cost model), beam-exec (every node measured), bo (Bayesian "
+           "optimization, the cost model as its prior), random, "
            "exhaustive, evolution, annealing, genetic, portfolio">,
+    Option<"strategyOptions", "strategy-options", "std::string",
+           /*default=*/"\"\"",
+           "Settings of the strategy as key=value,key=value (e.g. "
+           "'acquisition=ei,initial=8' for bo); a key the strategy does "
+           "not read is an error">,
     Option<"model", "model", "std::string", /*default=*/"\"\"",
            "Cost model file for beam and mcts (default: the shipped model)">,
     Option<"beamWidth", "beam-width", "unsigned", /*default=*/"8",
@@ -154,6 +160,11 @@ def TunerAutotune : Pass<"tuner-autotune", "mlir::ModuleOp"> {
            "Measure, of the schedules beam and mcts rank best, only ones at "
            "least one structural decision (or a factor of 16 in tile sizes "
            "and unroll factors) apart while there are such">,
+    Option<"spaceFile", "space", "std::string", /*default=*/"\"\"",
+           "Search this narrowed copy of the function's space instead (a "
+           "JSON file, e.g. written by tuner-extract-space with some "
+           "parameters' values removed; the function's constraints still "
+           "apply)">,
     Option<"budget", "budget", "unsigned", /*default=*/"32",
            "Candidates to measure (0: no limit; then set time-budget)">,
     Option<"timeBudget", "time-budget", "double", /*default=*/"0",

@@ -31,6 +31,16 @@
 // factors. When fewer than k schedules are that far apart, the best of the
 // rest fill the k.
 //
+// Strata act on what the model cannot see. When the space has parameters
+// the model has no features for (skewing, today), schedules that differ
+// only in them get the same kind of prediction whatever they do, and the
+// model's order says nothing about which value is better. The candidates
+// are then split into strata by those parameters' values; the first
+// measurements are each stratum's best predicted schedule, and the rest go
+// to the strata in the order of the best speedup measured in them (each
+// in the model's order), so that every value is tried and measurements,
+// not the model, decide between them.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TUNER_SEARCH_EXECUTIONSTEP_H
@@ -49,6 +59,12 @@ public:
   /// in the model's order); with `diverse`, skips schedules near one
   /// proposed before while others are left.
   ExecutionStep(unsigned topK, bool correct, bool diverse, ScheduleHash hash);
+
+  /// Shares the measurements among the strata `stratum` tells apart (see
+  /// the file comment); null: one stratum.
+  void setStrata(std::function<uint64_t(const Config &)> stratum) {
+    this->stratum = std::move(stratum);
+  }
 
   /// The model's predicted speedups of the schedules it scored; schedules
   /// with a non-positive prediction (failures) and repeats are dropped.
@@ -108,6 +124,9 @@ private:
   unsigned topK;
   bool correct, diverse;
   ScheduleHash hash;
+  std::function<uint64_t(const Config &)> stratum;
+  /// The best speedup measured in each stratum (0: only failures).
+  std::unordered_map<uint64_t, double> stratumBest;
   /// Candidates in the model's order (best first), not yet proposed.
   std::vector<std::pair<Config, double>> pending;
   std::unordered_map<uint64_t, double> predictedByHash;
@@ -130,7 +149,9 @@ public:
 protected:
   explicit ModelGuidedStrategy(const ExecutionOptions &options)
       : execution(options.topK, options.correct, options.diverse,
-                  options.hash) {}
+                  options.hash) {
+    execution.setStrata(options.stratum);
+  }
   /// The whole search against the model: every schedule scored, with its
   /// predicted speedup (the untransformed program left out).
   virtual std::vector<std::pair<Config, double>> searchWithModel() = 0;

@@ -34,6 +34,8 @@ struct ExecutionOptions {
   /// Measure schedules far apart (see ExecutionStep).
   bool diverse = false;
   ScheduleHash hash;
+  /// See SearchProblem::stratum.
+  std::function<uint64_t(const Config &)> stratum;
 };
 
 /// The execution options apply to beam search with a model; beam search by
@@ -80,7 +82,8 @@ std::unique_ptr<Strategy> createMonteCarloTreeSearch(
 //===----------------------------------------------------------------------===//
 // Sample-efficient black-box strategies. Each reads its knobs from
 // StrategyOptions::settings (README, "Search your own space"); a malformed
-// or unknown setting is an error that names it.
+// or unknown setting is an error that names it. Each *Settings() lists the
+// keys for the registry.
 //===----------------------------------------------------------------------===//
 
 /// OpEvo's topology-aware evolution: a population seeded with uniform
@@ -91,6 +94,7 @@ std::unique_ptr<Strategy> createMonteCarloTreeSearch(
 /// continuation probability, the mutation rate, in [0, 1], default 0.5).
 llvm::Expected<std::unique_ptr<Strategy>>
 createEvolution(const SearchProblem &problem, const StrategyOptions &options);
+llvm::ArrayRef<StrategySetting> evolutionSettings();
 
 /// Kernel Tuner's simulated annealing over the Neighbourhood's moves, with
 /// restarts. Settings: `temperature` (T0, default 0.1), `min-temperature`
@@ -102,6 +106,7 @@ createEvolution(const SearchProblem &problem, const StrategyOptions &options);
 /// default 8).
 llvm::Expected<std::unique_ptr<Strategy>>
 createAnnealing(const SearchProblem &problem, const StrategyOptions &options);
+llvm::ArrayRef<StrategySetting> annealingSettings();
 
 /// Kernel Tuner's genetic algorithm: rank-based Beta(1, 2.5) parent
 /// selection, crossover, mutation to a neighbour. Settings: `population`
@@ -111,6 +116,7 @@ createAnnealing(const SearchProblem &problem, const StrategyOptions &options);
 llvm::Expected<std::unique_ptr<Strategy>>
 createGeneticSearch(const SearchProblem &problem,
                     const StrategyOptions &options);
+llvm::ArrayRef<StrategySetting> geneticSearchSettings();
 
 /// One strategy of a portfolio and the name it goes by.
 struct PortfolioMember {
@@ -136,12 +142,12 @@ struct PortfolioOptions {
 std::unique_ptr<Strategy> createPortfolio(std::vector<PortfolioMember> members,
                                           const PortfolioOptions &options);
 
-/// The portfolio over registered strategies. Settings: `members` (a
-/// comma-separated list of strategy names, default
-/// defaultPortfolioMembers()), `window` (default 500), `exploration`
+/// The portfolio over registered strategies. Settings: `members` (strategy
+/// names separated by commas or '+', default defaultPortfolioMembers()), `window` (default 500), `exploration`
 /// (default 0.05), and `<member>.<key>` for a member's own setting `key`.
 llvm::Expected<std::unique_ptr<Strategy>>
 createPortfolio(const SearchProblem &problem, const StrategyOptions &options);
+llvm::ArrayRef<StrategySetting> portfolioSettings();
 
 /// random, evolution, annealing and genetic, and bo when it is registered.
 std::vector<std::string> defaultPortfolioMembers();

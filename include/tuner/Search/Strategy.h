@@ -17,6 +17,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 
 #include <functional>
 #include <map>
@@ -75,6 +76,10 @@ public:
   virtual std::vector<Config> propose(size_t count) = 0;
   /// Reports how proposed configs fared.
   virtual void observe(llvm::ArrayRef<Observation> observations) = 0;
+  /// What the strategy has to say about its run for the tuning summary
+  /// (e.g. how often a learned model steered it away from a predicted
+  /// failure); empty by default.
+  virtual llvm::json::Object statistics() const { return {}; }
 };
 
 class Evaluator {
@@ -107,6 +112,11 @@ struct SearchProblem {
   const DecisionTree *tree = nullptr;
   Evaluator *model = nullptr;
   ScheduleHash hash;
+  /// What the model cannot tell apart: configs in different strata differ
+  /// in parameters the model has no features for (e.g. skewing), so its
+  /// predictions cannot rank them against each other, and the execution
+  /// step shares its measurements among the strata. Null: one stratum.
+  std::function<uint64_t(const Config &)> stratum;
 };
 
 /// The knobs of the built-in strategies (each reads the ones it has).
@@ -121,7 +131,25 @@ struct StrategyOptions {
   /// Model-guided strategies: see ExecutionStep.
   bool modelCorrection = false;
   bool diverseTopK = false;
+  /// Strategy-specific settings, key -> value as the user wrote them; each
+  /// strategy reads its own keys (StrategyInfo::settings) and rejects bad
+  /// values, and createStrategy rejects keys it does not read.
   std::map<std::string, std::string> settings;
+};
+
+/// Adds one "key=value" to `settings`: the error says what is wrong with a
+/// missing '=', an empty key or a key given twice.
+llvm::Error parseStrategySetting(llvm::StringRef text,
+                                 std::map<std::string, std::string> &settings);
+/// Adds every "key=value" of a comma-separated list (empty: none).
+llvm::Error parseStrategySettings(llvm::StringRef text,
+                                  std::map<std::string, std::string> &settings);
+
+/// One key of StrategyOptions::settings that a strategy reads.
+struct StrategySetting {
+  const char *key;
+  /// Its values and default, in one line, for --help and error messages.
+  const char *description;
 };
 
 /// One entry of the strategy registry.
@@ -136,6 +164,16 @@ struct StrategyInfo {
   /// error that names the setting.
   llvm::Expected<std::unique_ptr<Strategy>> (*create)(
       const SearchProblem &problem, const StrategyOptions &options);
+  /// The settings keys it reads (any other key is an error). A key written
+  /// "<member>.<key>" stands for every key with a dot (a portfolio's
+  /// settings for its members, which its `create` checks).
+  llvm::ArrayRef<StrategySetting> settings = {};
+  /// Checks the values of its settings before `create` (null: it has none
+  /// to check); the error names the key and the value.
+  llvm::Error (*checkSettings)(const StrategyOptions &options) = nullptr;
+  /// Whether it uses the cost model when the problem has one, without
+  /// needing it (e.g. as a prior).
+  bool usesModel = false;
 };
 
 /// Every built-in strategy, in the order to list them. Adding a strategy is
@@ -147,10 +185,17 @@ std::vector<std::string> strategyNames();
 /// known ones.
 llvm::Expected<const StrategyInfo &> findStrategy(llvm::StringRef name);
 
+/// Checks `options.settings` against strategy `name`: a key it does not read
+/// is an error that lists the ones it does, a value it rejects one that says
+/// why.
+llvm::Error checkStrategySettings(const StrategyInfo &info,
+                                  const StrategyOptions &options);
+
 /// The strategy `name` over `problem`. Fails, saying why, on an unknown
 /// name, on a tree strategy without a decision tree or a model-guided one
 /// without a model ("it needs a program"), on exhaustive search of a
-/// space it cannot enumerate, and on settings the strategy rejects.
+/// space it cannot enumerate, and on settings the strategy does not read or
+/// whose values it rejects.
 llvm::Expected<std::unique_ptr<Strategy>>
 createStrategy(llvm::StringRef name, const SearchProblem &problem,
                const StrategyOptions &options);

@@ -223,6 +223,10 @@ struct Parameter {
   /// (in any order; an integer ordinal never equals a real one). Names,
   /// scales, defaults, descriptions, roles and attributes are not compared.
   bool sameDomain(const Parameter &other) const;
+  /// Whether `other` has this parameter's kind and a domain inside this
+  /// one's (every value of an ordinal, categorical or allowed-permutation
+  /// list contained; an integer or real range within the bounds).
+  bool containsDomain(const Parameter &other) const;
 };
 
 class Space;
@@ -359,6 +363,15 @@ private:
   std::vector<Constraint> constraints;
   llvm::StringMap<size_t> parameterIndex;
 };
+
+/// `narrowed` (e.g. a space file a user edited to search fewer values) as a
+/// sub-space of `space`: the same parameters (names, in any order of the
+/// file, returned in `space`'s order), each of the same kind with a domain
+/// inside the original one, and every constraint of `space` kept beside
+/// `narrowed`'s own, so that what was illegal stays out. The parameters'
+/// roles and targets come from `space`. Errors name the parameter and what
+/// is wrong.
+llvm::Expected<Space> narrowSpace(const Space &space, const Space &narrowed);
 
 /// Reads a JSON file (with the path and the parser's line:column in errors).
 llvm::Expected<llvm::json::Value> readJSONFile(llvm::StringRef path);

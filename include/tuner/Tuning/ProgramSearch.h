@@ -5,7 +5,8 @@
 // tree of its schedules, a schedule hash (configs that mean one schedule are
 // scored and measured once), and, for the model-guided strategies, the cost
 // model as an evaluator. A model-guided strategy without a usable model
-// falls back to beam search by execution, saying why.
+// falls back to beam search by execution, saying why; a strategy that only
+// uses a model when there is one (bo, as its prior) runs without it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,11 +28,12 @@ namespace tuner {
 class ProgramSearch {
 public:
   /// Prepares strategy `strategy` over `space` of `tree` (both must outlive
-  /// the result). A model-guided strategy loads the cost model at
-  /// `modelPath`; with an empty `modelPath`, the one at `defaultModelPath`
-  /// if it exists. A model that is missing (default only), or that cannot
-  /// score this program, makes it fall back to "beam-exec" with the reason
-  /// in getFallbackReason(). Fails on an unknown strategy, a model file that
+  /// the result). A model-guided strategy (or one that uses a model, like
+  /// bo) loads the cost model at `modelPath`; with an empty `modelPath`, the
+  /// one at `defaultModelPath` if it exists. A model that is missing
+  /// (default only), or that cannot score this program, makes a
+  /// model-guided strategy fall back to "beam-exec" with the reason in
+  /// getFallbackReason(), and leaves one that only uses it without a model. Fails on an unknown strategy, a model file that
   /// cannot be read, and a space without a decision tree.
   static llvm::Expected<std::unique_ptr<ProgramSearch>>
   create(const ProgramTree &tree, const Space &space,

@@ -131,8 +131,8 @@ public:
 
   /// The run as JSON: {"strategy", "candidates", "evaluated", "cached",
   /// "failed": {class: count}, "search_seconds", "best": {"config",
-  /// "value", "objective", "median_s", "min_s"} | null}; tools add their
-  /// own fields.
+  /// "value", "objective", "median_s", "min_s"} | null, and the strategy's
+  /// "strategy_statistics" when it has any}; tools add their own fields.
   llvm::json::Object summary(const Space &space) const;
 
 private:

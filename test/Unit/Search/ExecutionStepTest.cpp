@@ -174,3 +174,40 @@ TEST(ExecutionStep, UnderestimatesPromoteAndFailuresDemote) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(ExecutionStep, StrataShareTheMeasurements) {
+  // The flag is a parameter the model cannot see: its four best predictions
+  // are all unflagged, yet with strata the first measurements try each
+  // stratum's best, and the next go to the stratum that measured best.
+  auto candidates = [] {
+    return std::vector<std::pair<Config, double>>{
+        {config(8, 8, false), 9.0},  {config(16, 8, false), 8.0},
+        {config(32, 8, false), 7.0}, {config(64, 8, false), 6.0},
+        {config(8, 8, true), 2.0},   {config(16, 8, true), 3.0}};
+  };
+  ExecutionStep plain(4, false, false, nullptr);
+  plain.setCandidates(candidates());
+  std::vector<Config> unstratified = plain.propose(4);
+  for (const Config &c : unstratified)
+    EXPECT_FALSE(c[2].getBoolean());
+
+  ExecutionStep step(5, false, false, nullptr);
+  step.setStrata([](const Config &c) { return uint64_t(c[2].getBoolean()); });
+  step.setCandidates(candidates());
+  std::vector<Config> first = step.propose(3);
+  ASSERT_EQ(first.size(), 3u);
+  EXPECT_EQ(first[0], config(8, 8, false));
+  EXPECT_EQ(first[1], config(16, 8, true));
+  EXPECT_EQ(first[2], config(16, 8, false));
+  // The flagged schedule measured far better than the model thought.
+  step.observe({measured(first[0], 1.0), measured(first[1], 5.0),
+                measured(first[2], 1.1)});
+  std::vector<Config> second = step.propose(2);
+  ASSERT_EQ(second.size(), 2u);
+  EXPECT_EQ(second[0], config(8, 8, true));
+  EXPECT_EQ(second[1], config(32, 8, false));
+}
+
+} // namespace

@@ -322,8 +322,8 @@ TEST(Search, TheRegistryBuildsEveryStrategyAndSaysWhatIsMissing) {
   userSpace.chain = &*chain;
   EXPECT_EQ(strategyNames(), (std::vector<std::string>{
                                  "random", "exhaustive", "beam", "beam-exec",
-                                 "mcts", "evolution", "annealing", "genetic",
-                                 "portfolio"}));
+                                 "mcts", "bo", "evolution", "annealing",
+                                 "genetic", "portfolio"}));
   for (const StrategyInfo &info : strategyRegistry()) {
     // A model of its own: each strategy scores the root once.
     FunctionEvaluator model(
@@ -354,7 +354,7 @@ TEST(Search, TheRegistryBuildsEveryStrategyAndSaysWhatIsMissing) {
   ASSERT_FALSE(bool(unknown));
   EXPECT_EQ(llvm::toString(unknown.takeError()),
             "unknown strategy 'simplex' (known: random, exhaustive, "
-            "beam, beam-exec, mcts, evolution, annealing, genetic, "
+            "beam, beam-exec, mcts, bo, evolution, annealing, genetic, "
             "portfolio)");
 }
 

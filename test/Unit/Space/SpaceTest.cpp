@@ -1,5 +1,6 @@
 //===- SpaceTest.cpp - Parameters, values, configs, spaces, JSON ----------===//
 
+#include "tuner/Space/ChainOfTrees.h"
 #include "tuner/Space/Space.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -573,3 +574,72 @@ TEST(Space, CheckAndDefaults) {
 }
 
 } // namespace
+
+namespace {
+
+tuner::Space narrowTestSpace(std::vector<int64_t> tiles, bool withOrder) {
+  using namespace tuner;
+  Space space;
+  std::vector<ParamValue> values;
+  for (int64_t v : tiles)
+    values.push_back(ParamValue::integer(v));
+  Parameter tile = Parameter::ordinal("t", values);
+  tile.role = ParamRole::Tile;
+  tile.nest = "n";
+  tile.loop = 0;
+  cantFail(space.addParameter(tile));
+  cantFail(space.addParameter(Parameter::categorical("m", {"a", "b", "c"})));
+  if (withOrder)
+    cantFail(space.addParameter(Parameter::permutation("o", 3)));
+  return space;
+}
+
+} // namespace
+
+TEST(NarrowSpace, KeepsRolesAndEveryConstraint) {
+  using namespace tuner;
+  Space full = narrowTestSpace({1, 2, 4, 8}, true);
+  cantFail(full.addConstraint("t <= 4 || m == \"a\""));
+  // The file's parameters lost their roles (a hand-written file) and add a
+  // constraint of their own.
+  Parameter loose = Parameter::ordinal(
+      "t", {ParamValue::integer(2), ParamValue::integer(8)});
+  Space edited;
+  cantFail(edited.addParameter(Parameter::permutation("o", 3)));
+  cantFail(edited.addParameter(loose));
+  cantFail(edited.addParameter(Parameter::categorical("m", {"c", "a"})));
+  cantFail(edited.addConstraint("m != \"c\" || t == 2"));
+  Space narrowed = cantFail(narrowSpace(full, edited));
+  ASSERT_EQ(narrowed.size(), 3u);
+  EXPECT_EQ(narrowed[0].name, "t"); // The function's order.
+  EXPECT_EQ(narrowed[0].role, ParamRole::Tile);
+  EXPECT_EQ(narrowed[0].nest, "n");
+  ASSERT_EQ(narrowed.getConstraints().size(), 2u);
+  ChainOfTrees chain = cantFail(ChainOfTrees::build(narrowed));
+  // t in {2, 8} x m in {c, a} x 6 orders, less t = 8 with m = c (mine) and
+  // nothing more from the full space's rule (8 needs m == a): 3 * 6.
+  EXPECT_EQ(chain.count().getZExtValue(), 18u);
+}
+
+TEST(NarrowSpace, RefusesWiderMissingOrUnknownParameters) {
+  using namespace tuner;
+  Space full = narrowTestSpace({1, 2, 4}, false);
+  auto message = [](llvm::Expected<Space> s) {
+    EXPECT_FALSE(bool(s));
+    return s ? std::string() : llvm::toString(s.takeError());
+  };
+  EXPECT_EQ(message(narrowSpace(full, narrowTestSpace({2, 16}, false))),
+            "parameter 't': one of [2, 16] is not inside its domain, one of "
+            "[1, 2, 4]");
+  Space missing;
+  cantFail(missing.addParameter(Parameter::ordinal("t", {ParamValue::integer(2)})));
+  EXPECT_NE(message(narrowSpace(full, missing)).find("parameter 'm' is missing"),
+            std::string::npos);
+  EXPECT_EQ(message(narrowSpace(full, narrowTestSpace({2}, true))),
+            "parameter 'o' is not in the space");
+  Space kind;
+  cantFail(kind.addParameter(Parameter::integer("t", 1, 4)));
+  cantFail(kind.addParameter(Parameter::categorical("m", {"a"})));
+  EXPECT_NE(message(narrowSpace(full, kind)).find("parameter 't'"),
+            std::string::npos);
+}
