@@ -34,6 +34,7 @@ Python 3 standard library only.
 import argparse
 import csv
 import json
+import lzma
 import math
 import os
 import shutil
@@ -63,11 +64,16 @@ def read_table(path):
     """The table's objectives, None for a failed row (JSON lines or CSV)."""
     path = Path(path)
     try:
-        text = path.read_text()
-    except OSError as error:
-        raise Failure(f"cannot read the table '{path}': {error.strerror}")
+        if path.suffix == ".xz":
+            with lzma.open(path, "rt") as f:
+                text = f.read()
+        else:
+            text = path.read_text()
+    except (OSError, lzma.LZMAError) as error:
+        raise Failure(f"cannot read the table '{path}': "
+                      f"{getattr(error, 'strerror', None) or error}")
     values = []
-    if path.suffix == ".csv":
+    if plain_suffix(path) == ".csv":
         rows = list(csv.DictReader(text.splitlines()))
         for number, row in enumerate(rows, 2):
             values.append(row_value(path, number, row.get("status"),
@@ -87,6 +93,37 @@ def read_table(path):
     if all(v is None for v in values):
         raise Failure(f"the table '{path}' has no ok row")
     return values
+
+
+def plain_suffix(path):
+    """The suffix of a table's name without .xz (.jsonl or .csv)."""
+    path = Path(path)
+    return Path(path.stem).suffix if path.suffix == ".xz" else path.suffix
+
+
+def table_name(path):
+    """matmul for tables/matmul.jsonl.xz."""
+    path = Path(path)
+    if path.suffix == ".xz":
+        path = Path(path.stem)
+    return Path(path.stem).name
+
+
+def default_space(path):
+    """tables/K.space.json beside tables/K.jsonl(.xz) (record_tables.py)."""
+    return Path(path).parent / (table_name(path) + ".space.json")
+
+
+def replayable(path, work):
+    """A path tuner-search can replay: compressed tables are decompressed
+    into `work`."""
+    path = Path(path)
+    if path.suffix != ".xz":
+        return path
+    out = Path(work) / path.stem
+    with lzma.open(path, "rb") as f:
+        out.write_bytes(f.read())
+    return out
 
 
 def row_value(path, number, status, time):
@@ -321,6 +358,45 @@ def parse_list(text, what, convert=str):
         raise Failure(f"{what}: not a list of integers: {text}")
 
 
+def run_all(args, budgets, tuner_search, work):
+    """Reads the tables and runs every strategy at every budget: the tables,
+    the strategies and each run's bests, in table, strategy, budget order."""
+    tables = []
+    for table, space in zip(args.table, args.space):
+        values = read_table(table)
+        n = len(values)
+        capped = sorted({min(b, n) for b in budgets})
+        tables.append({"path": table, "space": space,
+                       "replay": replayable(table, work),
+                       "name": table_name(table), "values": values,
+                       "budgets": capped})
+    if args.strategies:
+        strategies = parse_list(args.strategies, "--strategies")
+    else:
+        strategies = [s for s in known_strategies(
+            tuner_search, tables[0]["replay"], tables[0]["space"])
+            if s not in NOT_COMPARED]
+    jobs = []
+    for t, table in enumerate(tables):
+        for strategy in strategies:
+            for budget in table["budgets"]:
+                output = work / f"{t}-{table['name']}-{strategy}-{budget}.json"
+                jobs.append((t, strategy, budget, output))
+
+    def run(job):
+        t, strategy, budget, output = job
+        table = tables[t]
+        print(f"{table['name']}: {strategy}, budget {budget} ...",
+              file=sys.stderr, flush=True)
+        return run_strategy(tuner_search, table["replay"], table["space"],
+                            strategy, budget, args.seeds, args.first_seed,
+                            args.maximize, args.extra_arg, output)
+
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        bests = list(pool.map(run, jobs))
+    return tables, strategies, bests
+
+
 def main(argv):
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
@@ -359,9 +435,16 @@ def main(argv):
 
     if not args.table:
         raise Failure("no table: give --table T --space S (at least once)")
+    if not args.space:
+        args.space = [str(default_space(t)) for t in args.table]
+        for table, space in zip(args.table, args.space):
+            if not Path(space).exists():
+                raise Failure(f"no space for the table '{table}': '{space}' "
+                              "does not exist (give --space)")
     if len(args.table) != len(args.space):
         raise Failure(f"{len(args.table)} --table but {len(args.space)} "
-                      "--space: give one space per table, in order")
+                      "--space: give one space per table, in order (or "
+                      "none, for tables/K.jsonl.xz beside tables/K.space.json)")
     if args.seeds < 1:
         raise Failure("--seeds must be positive")
     if args.jobs < 1:
@@ -370,44 +453,12 @@ def main(argv):
     if any(b < 1 for b in budgets):
         raise Failure("--budgets must be positive")
     tuner_search = find_tuner_search(args.tuner_search)
-    if args.strategies:
-        strategies = parse_list(args.strategies, "--strategies")
-    else:
-        strategies = [s for s in known_strategies(tuner_search, args.table[0],
-                                                   args.space[0])
-                      if s not in NOT_COMPARED]
-
-    tables = []
-    for table, space in zip(args.table, args.space):
-        values = read_table(table)
-        n = len(values)
-        capped = sorted({min(b, n) for b in budgets})
-        tables.append({"path": table, "space": space,
-                       "name": Path(table).stem, "values": values,
-                       "budgets": capped})
 
     work = Path(args.work_dir) if args.work_dir else \
         Path(tempfile.mkdtemp(prefix="compare-strategies-"))
     work.mkdir(parents=True, exist_ok=True)
-    jobs = []
-    for t, table in enumerate(tables):
-        for strategy in strategies:
-            for budget in table["budgets"]:
-                output = work / f"{t}-{table['name']}-{strategy}-{budget}.json"
-                jobs.append((t, strategy, budget, output))
-
-    def run(job):
-        t, strategy, budget, output = job
-        table = tables[t]
-        print(f"{table['name']}: {strategy}, budget {budget} ...",
-              file=sys.stderr, flush=True)
-        return run_strategy(tuner_search, table["path"], table["space"],
-                            strategy, budget, args.seeds, args.first_seed,
-                            args.maximize, args.extra_arg, output)
-
     try:
-        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            bests = list(pool.map(run, jobs))
+        tables, strategies, bests = run_all(args, budgets, tuner_search, work)
     finally:
         if not args.work_dir:
             shutil.rmtree(work, ignore_errors=True)

@@ -10,6 +10,7 @@ import math
 import sys
 from pathlib import Path
 
+sys.dont_write_bytecode = True
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import compare  # noqa: E402
 
