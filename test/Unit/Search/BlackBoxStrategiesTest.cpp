@@ -367,6 +367,16 @@ TEST(Portfolio, GivesMoreEvaluationsToTheMemberThatEarnsMore) {
   EXPECT_GE(climber, 50u) << "the loser got " << loser;
   // Every member observed every result.
   EXPECT_EQ(loserMember->observed, 60u);
+  // The summary counts each member's evaluations and new bests.
+  llvm::json::Object statistics = portfolio->statistics();
+  const llvm::json::Object *perMember = statistics.getObject("members");
+  ASSERT_TRUE(perMember);
+  EXPECT_EQ(perMember->getObject("climber")->getInteger("evaluations"),
+            int64_t(climber));
+  EXPECT_EQ(perMember->getObject("loser")->getInteger("evaluations"),
+            int64_t(loser));
+  EXPECT_GE(*perMember->getObject("climber")->getInteger("new_bests"),
+            int64_t(climber) - 1);
 }
 
 TEST(Portfolio, NeverEvaluatesADuplicateAcrossMembers) {
