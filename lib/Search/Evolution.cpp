@@ -9,7 +9,10 @@
 // its mutations (Neighbourhood::repairs: the fewest other parameters
 // changed); a child already known is drawn again; no config is proposed
 // twice. The default mutation rate is 0.3 (OpEvo's experiments: 0.5), which
-// measured better on the replay tables of benchmarks/strategies.
+// measured better on the replay tables of benchmarks/strategies. With
+// `restart`, a population that has not found a new best for that many
+// observations is replaced by new uniform samples (its parents are then
+// only what it observes).
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +31,7 @@ namespace {
 struct EvolutionSettings {
   unsigned population = 8;
   double q = 0.3;
+  unsigned restart = 0;
 };
 
 class Evolution : public Strategy {
@@ -53,11 +57,17 @@ public:
   }
 
   void observe(llvm::ArrayRef<Observation> observations) override {
-    for (const Observation &observation : observations)
-      if (history.observe(observation))
-        pool.push_back({observation.config,
-                        observation.ok() && std::isfinite(observation.value),
-                        observation.value});
+    for (const Observation &observation : observations) {
+      if (!history.observe(observation))
+        continue;
+      bool ok = observation.ok() && std::isfinite(observation.value);
+      pool.push_back({observation.config, ok, observation.value});
+      ++sinceImprovement;
+      if (ok && (!best || observation.value > *best)) {
+        best = observation.value;
+        sinceImprovement = 0;
+      }
+    }
   }
 
 private:
@@ -72,9 +82,19 @@ private:
   static constexpr unsigned kChildAttempts = 32;
 
   std::optional<Config> nextConfig() {
+    // Stagnation: a new population from uniform samples, whose parents are
+    // only what it observes.
+    if (settings.restart && sinceImprovement >= settings.restart) {
+      sinceImprovement = 0;
+      epochStart = pool.size();
+      epochSamples = 0;
+    }
     // The initial population: uniform samples until λ configs are known.
-    if (history.size() < settings.population)
+    if (history.size() < settings.population ||
+        (epochStart > 0 && epochSamples < settings.population)) {
+      ++epochSamples;
       return sampler.next(history);
+    }
     std::vector<const Individual *> parents;
     std::vector<double> fitness;
     selectParents(parents, fitness);
@@ -93,7 +113,8 @@ private:
   void selectParents(std::vector<const Individual *> &parents,
                      std::vector<double> &fitness) const {
     std::vector<const Individual *> ranked;
-    for (const Individual &individual : pool)
+    for (const Individual &individual :
+         llvm::ArrayRef(pool).drop_front(epochStart))
       if (individual.ok)
         ranked.push_back(&individual);
     if (ranked.empty())
@@ -167,6 +188,13 @@ private:
   EvolutionSettings settings;
   /// Every observed config, in observation order (OpEvo's queue Q).
   std::vector<Individual> pool;
+  /// The best value observed, and the observations since it improved.
+  std::optional<double> best;
+  size_t sinceImprovement = 0;
+  /// Where the current population's observations begin in the pool (after
+  /// a restart), and the samples drawn since.
+  size_t epochStart = 0;
+  unsigned epochSamples = 0;
 };
 
 } // namespace
@@ -177,6 +205,9 @@ static const StrategySetting kEvolutionSettings[] = {
     {"q", "the q-random walk's mutation rate, in [0, 1]: a parameter "
           "mutates with probability q and each step continues with "
           "probability q (default 0.3)"},
+    {"restart", "observations without a new best after which a new "
+                "population starts from uniform samples (0: never; default "
+                "0)"},
 };
 
 llvm::ArrayRef<StrategySetting> tuner::evolutionSettings() {
@@ -191,6 +222,7 @@ tuner::createEvolution(const SearchProblem &problem,
   settings.population =
       reader.getInteger("population", settings.population, 2, 100000);
   settings.q = reader.getNumber("q", settings.q, 0, 1);
+  settings.restart = reader.getInteger("restart", settings.restart, 0, 1000000);
   if (llvm::Error error = reader.finish())
     return std::move(error);
   return std::make_unique<Evolution>(problem, options.seed, settings);

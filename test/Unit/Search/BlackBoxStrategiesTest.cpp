@@ -175,6 +175,7 @@ TEST(BlackBoxStrategies, SettingsKeepTheGuarantees) {
           {"annealing", {{"schedule", "10"}, {"max-stuck", "1"}}},
           {"evolution", {{"q", "0"}, {"population", "2"}}},
           {"evolution", {{"q", "1"}}},
+          {"evolution", {{"restart", "10"}, {"population", "4"}}},
           {"portfolio",
            {{"members", "annealing,genetic"}, {"genetic.population", "4"}}},
       };
@@ -255,7 +256,7 @@ TEST(BlackBoxStrategies, BadSettingsAreErrors) {
             "from 2 to 100000, not 'many'");
   EXPECT_EQ(error("evolution", {{"popsize", "4"}}),
             "strategy 'evolution' has no setting 'popsize' (known: "
-            "population, q)");
+            "population, q, restart)");
   EXPECT_EQ(error("annealing", {{"alpha", "1"}}),
             "strategy 'annealing': setting 'alpha' must be a number in (0, "
             "1), not '1'");
