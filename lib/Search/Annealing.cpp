@@ -1,8 +1,11 @@
 //===- Annealing.cpp - Kernel Tuner's simulated annealing -----------------===//
 //
 // Kernel Tuner's simulated_annealing strategy on the Neighbourhood's moves:
-// from a start, each step draws a uniform feasible neighbour of the current
-// position (one parameter moved one step along its topology) and moves
+// from a start, each step draws a random neighbour of the current position
+// (Neighbourhood::move: one parameter moved one step along its topology,
+// and when that alone is infeasible, the fewest other parameters changed
+// with it so that it is feasible — constraints such as "vectorizing needs
+// a small register tile" would otherwise wall regions off) and moves
 // there with probability 1 when it is better and exp((new − old) / T)
 // otherwise, on the log scale of the values (Kernel Tuner divides the
 // difference by the old cost: the same relative difference). A failed
@@ -167,17 +170,15 @@ private:
         sampling = true;
         return sampler.next(history);
       }
-      std::vector<Config> neighbours =
-          neighbourhood.neighbours(position->config);
-      if (neighbours.empty())
+      std::optional<Config> neighbour =
+          neighbourhood.move(position->config, rng);
+      if (!neighbour)
         break;
-      Config &neighbour = neighbours[std::uniform_int_distribution<size_t>(
-          0, neighbours.size() - 1)(rng)];
-      const Known *known = history.find(neighbour);
+      const Known *known = history.find(*neighbour);
       if (!known)
-        return std::move(neighbour);
+        return neighbour;
       if (known->observed)
-        consider(neighbour, *known);
+        consider(*neighbour, *known);
     }
     // Stuck: jump to new samples, at the current temperature.
     jump();

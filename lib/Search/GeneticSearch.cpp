@@ -5,15 +5,15 @@
 // the members are ranked (failures last) and the next generation is bred:
 // two distinct parents drawn by rank with Kernel Tuner's Beta(1, 2.5)
 // index (the best ranks most likely), crossed over (uniform, single-point,
-// two-point or disruptive uniform), each child replaced by a uniform
-// feasible neighbour (Neighbourhood: one parameter moved one step) with
-// chance 1 in `mutation-chance`, and kept when it is feasible and not yet in
-// the new generation. Members evaluated before cost nothing (Kernel Tuner's
-// cache); only new ones are proposed. A generation that cannot be filled
-// from its parents is filled with new samples, and after a run of
-// generations that bring nothing new the population is sampled afresh.
-// The default population is 10 (Kernel Tuner's is 20): on replay tables at
-// budgets of 20 to 200, more generations beat a larger first one.
+// two-point or disruptive uniform), each child moved to a random neighbour
+// (Neighbourhood::move: one parameter one step, repaired when the step
+// alone is infeasible) with chance 1 in `mutation-chance`, and kept when it
+// is feasible and not yet in the new generation. Members evaluated before cost
+// nothing (Kernel Tuner's cache); only new ones are proposed. A generation that
+// cannot be filled from its parents is filled with new samples, and after a run
+// of generations that bring nothing new the population is sampled afresh. The
+// default population is 8 (Kernel Tuner's is 20): on replay tables at budgets
+// of 20 to 200, more generations beat a larger first one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,7 +35,7 @@ namespace {
 enum class Crossover { Uniform, SinglePoint, TwoPoint, DisruptiveUniform };
 
 struct GeneticSettings {
-  unsigned population = 10;
+  unsigned population = 8;
   unsigned mutationChance = 10;
   Crossover crossover = Crossover::Uniform;
 };
@@ -233,16 +233,13 @@ private:
     return {std::move(a), std::move(b)};
   }
 
-  /// With chance 1 in mutation-chance, a uniform feasible neighbour.
+  /// With chance 1 in mutation-chance, a random move (Neighbourhood::move).
   void mutate(Config &child) {
     if (std::uniform_int_distribution<unsigned>(0, settings.mutationChance -
                                                        1)(rng) != 0)
       return;
-    std::vector<Config> neighbours = neighbourhood.neighbours(child);
-    if (neighbours.empty())
-      return;
-    child = std::move(neighbours[std::uniform_int_distribution<size_t>(
-        0, neighbours.size() - 1)(rng)]);
+    if (std::optional<Config> moved = neighbourhood.move(child, rng))
+      child = std::move(*moved);
   }
 
   Neighbourhood neighbourhood;
@@ -259,7 +256,7 @@ private:
 } // namespace
 
 static const StrategySetting kGeneticSettings[] = {
-    {"population", "configs per generation (default 10; Kernel Tuner's is "
+    {"population", "configs per generation (default 8; Kernel Tuner's is "
                    "20)"},
     {"mutation-chance", "a child mutates to a neighbour with chance 1 in "
                         "this (default 10)"},

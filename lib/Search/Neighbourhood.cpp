@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 using namespace tuner;
 
@@ -167,6 +168,109 @@ std::optional<Config> Neighbourhood::mutate(const Config &config, double rate,
         next[i] = walk(i, config[i], q, rng);
     if (!(next == config) && feasible(next))
       return next;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+/// Candidates beyond which a repair gives up.
+constexpr size_t kMaxRepairCandidates = 4096;
+/// Domains up to this size offer every value to a repair; larger ones their
+/// steps.
+constexpr uint64_t kRepairDomain = 32;
+
+} // namespace
+
+std::vector<Config> Neighbourhood::repairs(const Config &config,
+                                           llvm::ArrayRef<size_t> fixed,
+                                           unsigned maxChanges) const {
+  if (feasible(config))
+    return {config};
+  const Space &space = getSpace();
+  // The parameters a repair may change: those the violated constraints read.
+  std::vector<size_t> free;
+  for (const Constraint &constraint : space.getConstraints()) {
+    if (constraint.evaluate(config))
+      continue;
+    for (size_t p : constraint.getParameters())
+      if (!llvm::is_contained(fixed, p) && !llvm::is_contained(free, p) &&
+          space[p].kind != ParamKind::Real)
+        free.push_back(p);
+  }
+  std::sort(free.begin(), free.end());
+  std::vector<std::vector<ParamValue>> choices;
+  for (size_t p : free) {
+    std::optional<uint64_t> size = space[p].domainSize();
+    std::vector<ParamValue> values;
+    if (size && *size <= kRepairDomain) {
+      for (uint64_t k = 0; k < *size; ++k)
+        if (ParamValue value = space[p].valueAt(k); !(value == config[p]))
+          values.push_back(std::move(value));
+    } else {
+      values = steps(p, config[p]);
+    }
+    choices.push_back(std::move(values));
+  }
+
+  std::vector<Config> result;
+  size_t tried = 0;
+  // Every way to change `changes` of the free parameters, recursively.
+  std::function<void(size_t, unsigned, Config &)> visit =
+      [&](size_t from, unsigned left, Config &candidate) {
+        if (tried >= kMaxRepairCandidates)
+          return;
+        if (left == 0) {
+          ++tried;
+          if (feasible(candidate))
+            result.push_back(candidate);
+          return;
+        }
+        for (size_t k = from; k < free.size(); ++k) {
+          ParamValue saved = candidate[free[k]];
+          for (const ParamValue &value : choices[k]) {
+            candidate[free[k]] = value;
+            visit(k + 1, left - 1, candidate);
+          }
+          candidate[free[k]] = std::move(saved);
+        }
+      };
+  for (unsigned changes = 1; changes <= maxChanges && result.empty();
+       ++changes) {
+    Config candidate = config;
+    visit(0, changes, candidate);
+  }
+  return result;
+}
+
+std::optional<Config> Neighbourhood::move(const Config &config,
+                                          std::mt19937_64 &rng,
+                                          unsigned attempts) const {
+  if (config.size() == 0)
+    return std::nullopt;
+  // The parameters that can move at all (many have a single value).
+  std::vector<std::vector<ParamValue>> allSteps;
+  std::vector<size_t> movable;
+  for (size_t i = 0; i < config.size(); ++i) {
+    allSteps.push_back(steps(i, config[i]));
+    if (!allSteps.back().empty())
+      movable.push_back(i);
+  }
+  if (movable.empty())
+    return std::nullopt;
+  for (unsigned attempt = 0; attempt < attempts; ++attempt) {
+    size_t i = movable[std::uniform_int_distribution<size_t>(0, movable.size() -
+                                                                    1)(rng)];
+    const std::vector<ParamValue> &next = allSteps[i];
+    Config moved = config;
+    moved[i] =
+        next[std::uniform_int_distribution<size_t>(0, next.size() - 1)(rng)];
+    if (feasible(moved))
+      return moved;
+    std::vector<Config> repaired = repairs(moved, {i});
+    if (!repaired.empty())
+      return std::move(repaired[std::uniform_int_distribution<size_t>(
+          0, repaired.size() - 1)(rng)]);
   }
   return std::nullopt;
 }

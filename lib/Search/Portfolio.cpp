@@ -91,7 +91,8 @@ public:
             const PortfolioOptions &options)
       : members(std::move(members)), history(options.hash),
         bandit(this->members.size(), options.window, options.exploration),
-        rng(options.seed) {}
+        rng(options.seed), evaluations(this->members.size(), 0),
+        newBests(this->members.size(), 0) {}
 
   llvm::StringRef getName() const override { return "portfolio"; }
 
@@ -120,10 +121,27 @@ public:
       if (it == proposer.end())
         continue;
       bandit.onResult(it->second, newBest);
+      ++evaluations[it->second];
+      newBests[it->second] += newBest;
       proposer.erase(it);
     }
     for (PortfolioMember &member : members)
       member.strategy->observe(observations);
+  }
+
+  /// Per member: the evaluations it was given, how many found a new best,
+  /// and its own statistics.
+  llvm::json::Object statistics() const override {
+    llvm::json::Object perMember;
+    for (size_t i = 0; i < members.size(); ++i) {
+      llvm::json::Object entry{{"evaluations", int64_t(evaluations[i])},
+                               {"new_bests", int64_t(newBests[i])}};
+      llvm::json::Object own = members[i].strategy->statistics();
+      if (!own.empty())
+        entry["statistics"] = std::move(own);
+      perMember[members[i].name] = std::move(entry);
+    }
+    return llvm::json::Object{{"members", std::move(perMember)}};
   }
 
 private:
@@ -153,6 +171,8 @@ private:
   std::optional<double> best;
   /// The member that proposed each config not yet observed.
   std::unordered_map<uint64_t, size_t> proposer;
+  /// Per member: evaluations given, and those that found a new best.
+  std::vector<size_t> evaluations, newBests;
 };
 
 } // namespace

@@ -18,6 +18,10 @@
 // - a permutation: every swap of two elements (among the allowed ones when
 //   the parameter lists them).
 //
+// Constraints that couple parameters (a vectorized register tile must be
+// small) make single steps infeasible; `repairs` finds the nearest feasible
+// configs that keep a step, and `move` draws a step repaired that way.
+//
 // Nothing here knows about MLIR.
 //
 //===----------------------------------------------------------------------===//
@@ -59,6 +63,27 @@ public:
   std::optional<Config> mutate(const Config &config, double rate, double q,
                                std::mt19937_64 &rng,
                                unsigned attempts = 64) const;
+
+  /// The feasible configs nearest to `config` that keep the parameters in
+  /// `fixed`: `config` itself when it is feasible, else those that change
+  /// the fewest other parameters (at most `maxChanges`), each changed
+  /// parameter one the violated constraints read, set to any value of its
+  /// domain (to one of its steps when the domain has more than 32 values;
+  /// reals are never changed). Constraints couple parameters so that one
+  /// step alone is often infeasible (vectorizing needs a register tile
+  /// small enough); its repair crosses such barriers. In a deterministic
+  /// order; empty when no repair of at most `maxChanges` exists (or after
+  /// 4096 candidates).
+  std::vector<Config> repairs(const Config &config,
+                              llvm::ArrayRef<size_t> fixed,
+                              unsigned maxChanges = 2) const;
+
+  /// A random move from `config`: a uniformly chosen parameter takes a
+  /// uniformly chosen step along its topology, and when that is infeasible,
+  /// a uniformly chosen repair keeping the moved parameter (see repairs).
+  /// Nullopt when `attempts` draws found neither.
+  std::optional<Config> move(const Config &config, std::mt19937_64 &rng,
+                             unsigned attempts = 16) const;
 
   /// Whether `config` satisfies the space's constraints.
   bool feasible(const Config &config) const { return chain.contains(config); }

@@ -91,7 +91,9 @@ std::unique_ptr<Strategy> createMonteCarloTreeSearch(
 /// and q-random-walk mutation on each parameter's own topology
 /// (Neighbourhood); never proposes a config twice. Settings: `population`
 /// (λ, the parents and the initial samples, default 8), `q` (the walk's
-/// continuation probability, the mutation rate, in [0, 1], default 0.5).
+/// continuation probability, the mutation rate, in [0, 1], default 0.3),
+/// `restart` (observations without a new best after which a new population
+/// starts from uniform samples; 0, the default, never).
 llvm::Expected<std::unique_ptr<Strategy>>
 createEvolution(const SearchProblem &problem, const StrategyOptions &options);
 llvm::ArrayRef<StrategySetting> evolutionSettings();
@@ -110,7 +112,7 @@ llvm::ArrayRef<StrategySetting> annealingSettings();
 
 /// Kernel Tuner's genetic algorithm: rank-based Beta(1, 2.5) parent
 /// selection, crossover, mutation to a neighbour. Settings: `population`
-/// (default 10; Kernel Tuner's is 20), `mutation-chance` (a child mutates with chance 1 in this,
+/// (default 8; Kernel Tuner's is 20), `mutation-chance` (a child mutates with chance 1 in this,
 /// default 10), `crossover` (uniform, single-point, two-point or
 /// disruptive-uniform; default uniform).
 llvm::Expected<std::unique_ptr<Strategy>>

@@ -175,6 +175,7 @@ TEST(BlackBoxStrategies, SettingsKeepTheGuarantees) {
           {"annealing", {{"schedule", "10"}, {"max-stuck", "1"}}},
           {"evolution", {{"q", "0"}, {"population", "2"}}},
           {"evolution", {{"q", "1"}}},
+          {"evolution", {{"restart", "10"}, {"population", "4"}}},
           {"portfolio",
            {{"members", "annealing,genetic"}, {"genetic.population", "4"}}},
       };
@@ -255,7 +256,7 @@ TEST(BlackBoxStrategies, BadSettingsAreErrors) {
             "from 2 to 100000, not 'many'");
   EXPECT_EQ(error("evolution", {{"popsize", "4"}}),
             "strategy 'evolution' has no setting 'popsize' (known: "
-            "population, q)");
+            "population, q, restart)");
   EXPECT_EQ(error("annealing", {{"alpha", "1"}}),
             "strategy 'annealing': setting 'alpha' must be a number in (0, "
             "1), not '1'");
@@ -367,6 +368,16 @@ TEST(Portfolio, GivesMoreEvaluationsToTheMemberThatEarnsMore) {
   EXPECT_GE(climber, 50u) << "the loser got " << loser;
   // Every member observed every result.
   EXPECT_EQ(loserMember->observed, 60u);
+  // The summary counts each member's evaluations and new bests.
+  llvm::json::Object statistics = portfolio->statistics();
+  const llvm::json::Object *perMember = statistics.getObject("members");
+  ASSERT_TRUE(perMember);
+  EXPECT_EQ(perMember->getObject("climber")->getInteger("evaluations"),
+            int64_t(climber));
+  EXPECT_EQ(perMember->getObject("loser")->getInteger("evaluations"),
+            int64_t(loser));
+  EXPECT_GE(*perMember->getObject("climber")->getInteger("new_bests"),
+            int64_t(climber) - 1);
 }
 
 TEST(Portfolio, NeverEvaluatesADuplicateAcrossMembers) {

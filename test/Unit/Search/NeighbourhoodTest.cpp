@@ -133,4 +133,73 @@ TEST(Neighbourhood, WalkStaysInTheDomain) {
   EXPECT_GT(reached.size(), 5u);
 }
 
+/// Vectorizing needs a register tile of at most 16 and a reduction tile of
+/// 32: from an unvectorized config with the full register tile, turning
+/// vectorization on is infeasible alone; its repairs change the fewest other
+/// parameters.
+struct Coupled {
+  Space space;
+  std::optional<ChainOfTrees> chain;
+  Coupled() {
+    std::vector<ParamValue> rtile, ktile;
+    for (int64_t v : {4, 8, 16, 32, 256})
+      rtile.push_back(ParamValue::integer(v));
+    for (int64_t v : {32, 256})
+      ktile.push_back(ParamValue::integer(v));
+    cantFail(space.addParameter(Parameter::ordinal("rtile", rtile, true)));
+    cantFail(space.addParameter(Parameter::ordinal("ktile", ktile, true)));
+    cantFail(space.addParameter(Parameter::boolean("vectorize")));
+    cantFail(space.addParameter(Parameter::real("alpha", 0, 1)));
+    cantFail(space.addConstraint("!vectorize || rtile * ktile <= 512"));
+    chain = cantFail(ChainOfTrees::build(space));
+  }
+  Config config(int64_t rtile, int64_t ktile, bool vectorize) const {
+    Config c = space.defaultConfig();
+    c[0] = ParamValue::integer(rtile);
+    c[1] = ParamValue::integer(ktile);
+    c[2] = ParamValue::boolean(vectorize);
+    return c;
+  }
+};
+
+TEST(Neighbourhood, RepairsChangeTheFewestOtherParameters) {
+  Coupled f;
+  Neighbourhood n(*f.chain);
+  // Feasible: itself.
+  Config plain = f.config(256, 256, false);
+  EXPECT_EQ(n.repairs(plain, {}), std::vector<Config>{plain});
+  // Vectorized with rtile 16 and ktile 256: one change, ktile to 32
+  // (16 * 32 <= 512; no rtile fits beside ktile 256).
+  std::vector<Config> one = n.repairs(f.config(16, 256, true), {2});
+  EXPECT_EQ(one, (std::vector<Config>{f.config(16, 32, true)}));
+  // Vectorized with both tiles full: rtile and ktile must both change
+  // (vectorize is kept); the real never changes.
+  std::vector<Config> two = n.repairs(f.config(256, 256, true), {2});
+  EXPECT_EQ(two,
+            (std::vector<Config>{f.config(4, 32, true), f.config(8, 32, true),
+                                 f.config(16, 32, true)}));
+  EXPECT_TRUE(n.repairs(f.config(256, 256, true), {2}, 1).empty());
+  // Without vectorize kept, turning it off is the one-change repair.
+  EXPECT_EQ(n.repairs(f.config(256, 256, true), {}),
+            std::vector<Config>{f.config(256, 256, false)});
+}
+
+TEST(Neighbourhood, MovesCrossConstraintsByRepair) {
+  Coupled f;
+  Neighbourhood n(*f.chain);
+  Config start = f.config(256, 256, false);
+  std::mt19937_64 rng(3), again(3);
+  bool vectorized = false;
+  for (int i = 0; i < 200; ++i) {
+    std::optional<Config> m = n.move(start, rng);
+    ASSERT_TRUE(m);
+    EXPECT_TRUE(n.feasible(*m));
+    EXPECT_FALSE(*m == start);
+    EXPECT_TRUE(*m == *n.move(start, again)); // Same seed, same moves.
+    vectorized |= m->getValues()[2].getBoolean();
+  }
+  // Turning vectorization on is a move: it comes with smaller tiles.
+  EXPECT_TRUE(vectorized);
+}
+
 } // namespace
