@@ -84,12 +84,9 @@ LogicalResult TunerApplyPass::applyGenerated(const llvm::json::Value &json) {
     return failure();
   Space space = std::move(function->space);
   if (!spaceFile.empty()) {
-    llvm::Expected<Space> fromFile = Space::readFile(spaceFile);
-    if (!fromFile) {
-      emitError(function->func, "cannot read the space '" + spaceFile + "'",
-                fromFile.takeError());
+    FailureOr<Space> fromFile = readSpaceFile(function->func, spaceFile);
+    if (failed(fromFile))
       return failure();
-    }
     space = std::move(*fromFile);
   }
   FailureOr<Config> parsed = readConfig(function->func, space, json);
@@ -143,12 +140,9 @@ LogicalResult TunerApplyPass::applyKnobs(const llvm::json::Value &json) {
   if (!spaceFile.empty()) {
     // A saved space of the same knobs, with its own constraints, checks the
     // config instead.
-    llvm::Expected<Space> fromFile = Space::readFile(spaceFile);
-    if (!fromFile) {
-      emitError(module, "cannot read the space '" + spaceFile + "'",
-                fromFile.takeError());
+    FailureOr<Space> fromFile = readSpaceFile(module, spaceFile);
+    if (failed(fromFile))
       return failure();
-    }
     if (llvm::Error err = checkMatchesKnobs(*fromFile, *space)) {
       emitError(module,
                 "the space '" + spaceFile + "' does not match the knobs of '" +

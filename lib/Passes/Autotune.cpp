@@ -127,12 +127,9 @@ void TunerAutotunePass::runOnOperation() {
     return signalPassFailure();
   func::FuncOp func = tunable->func;
   if (!spaceFile.empty()) {
-    llvm::Expected<Space> fromFile = Space::readFile(spaceFile);
-    if (!fromFile) {
-      emitError(func, "cannot read the space '" + spaceFile + "'",
-                fromFile.takeError());
+    FailureOr<Space> fromFile = readSpaceFile(func, spaceFile);
+    if (failed(fromFile))
       return signalPassFailure();
-    }
     llvm::Expected<Space> narrowed = narrowSpace(tunable->space, *fromFile);
     if (!narrowed) {
       emitError(func,

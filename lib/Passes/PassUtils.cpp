@@ -45,6 +45,15 @@ FailureOr<func::FuncOp> tuner::selectFunction(ModuleOp module,
   return candidates.front();
 }
 
+FailureOr<Space> tuner::readSpaceFile(Operation *at, llvm::StringRef path) {
+  llvm::Expected<Space> space = Space::readFile(path);
+  if (!space) {
+    emitError(at, "cannot read the space '" + path + "'", space.takeError());
+    return failure();
+  }
+  return std::move(*space);
+}
+
 void tuner::emitError(Operation *at, llvm::Twine context, llvm::Error error) {
   std::string message = llvm::toString(std::move(error));
   if (context.isTriviallyEmpty())

@@ -67,6 +67,10 @@ mlir::FailureOr<db::Database> openTuningDatabase(mlir::Operation *at,
                                                  llvm::StringRef path,
                                                  db::Database::Mode mode);
 
+/// Space::readFile, with the diagnostic "cannot read the space '<path>'" at
+/// `at` on failure.
+mlir::FailureOr<Space> readSpaceFile(mlir::Operation *at, llvm::StringRef path);
+
 /// Reports an llvm::Error as a diagnostic at `at` ("<context>: <message>").
 void emitError(mlir::Operation *at, llvm::Twine context, llvm::Error error);
 
