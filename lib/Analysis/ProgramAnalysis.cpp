@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/Interfaces/CastInterfaces.h"
@@ -309,9 +310,31 @@ void TreeBuilder::addReadEdges(OpOperand &use, int consumer, int bufferId) {
     auto producer = producerOfTensor.find(use.get());
     auto dps = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
     bool intoInit = dps && dps.isDpsInit(&use);
-    if (producer != producerOfTensor.end())
+    if (producer != producerOfTensor.end()) {
       addEdge(producer->second, consumer, bufferId, /*viaTensor=*/true,
               intoInit);
+      return;
+    }
+    // An input read through windows of a producer's result: a chain of
+    // unit-stride, rank-preserving tensor.extract_slice ops.
+    if (intoInit)
+      return;
+    Value source = use.get();
+    bool window = false;
+    while (auto slice = source.getDefiningOp<tensor::ExtractSliceOp>()) {
+      if (slice.getSourceType().getRank() != slice.getResultType().getRank() ||
+          !llvm::all_of(slice.getMixedStrides(), [](OpFoldResult stride) {
+            return isConstantIntValue(stride, 1);
+          }))
+        return;
+      source = slice.getSource();
+      window = true;
+    }
+    producer = producerOfTensor.find(source);
+    if (window && producer != producerOfTensor.end()) {
+      addEdge(producer->second, consumer, bufferId, /*viaTensor=*/true);
+      tree.edges.back().throughWindows = true;
+    }
     return;
   }
   auto writer = lastWriter.find(bufferId);

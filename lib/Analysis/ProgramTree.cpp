@@ -294,7 +294,8 @@ private:
       os << computationName(edge.producer) << " -> "
          << computationName(edge.consumer) << " via #" << edge.bufferId << " ("
          << (edge.viaTensor ? "tensor" : "memref")
-         << (edge.intoInit ? ", init" : "") << ")\n";
+         << (edge.intoInit ? ", init" : "")
+         << (edge.throughWindows ? ", windows" : "") << ")\n";
     }
   }
 };
@@ -402,12 +403,16 @@ llvm::json::Value ProgramTree::toJSON() const {
   }
 
   llvm::json::Array edgesJSON;
-  for (const ProducerConsumerEdge &edge : edges)
-    edgesJSON.push_back(llvm::json::Object{{"producer", edge.producer},
-                                           {"consumer", edge.consumer},
-                                           {"bufferId", edge.bufferId},
-                                           {"viaTensor", edge.viaTensor},
-                                           {"intoInit", edge.intoInit}});
+  for (const ProducerConsumerEdge &edge : edges) {
+    llvm::json::Object edgeJSON{{"producer", edge.producer},
+                                {"consumer", edge.consumer},
+                                {"bufferId", edge.bufferId},
+                                {"viaTensor", edge.viaTensor},
+                                {"intoInit", edge.intoInit}};
+    if (edge.throughWindows)
+      edgeJSON["throughWindows"] = true;
+    edgesJSON.push_back(std::move(edgeJSON));
+  }
 
   return llvm::json::Object{{"function", functionName},
                             {"buffers", std::move(buffersJSON)},
@@ -540,7 +545,8 @@ static bool fromJSON(const llvm::json::Value &json, ProducerConsumerEdge &edge,
          map.map("consumer", edge.consumer) &&
          map.map("bufferId", edge.bufferId) &&
          map.map("viaTensor", edge.viaTensor) &&
-         map.map("intoInit", edge.intoInit);
+         map.map("intoInit", edge.intoInit) &&
+         map.mapOptional("throughWindows", edge.throughWindows);
 }
 
 } // namespace tuner

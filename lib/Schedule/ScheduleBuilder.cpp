@@ -277,6 +277,16 @@ private:
     return "%" + tiled;
   }
 
+  /// Whether nest `consumer` reads nest `producer` through windows.
+  bool readsThroughWindows(const NestPlan &producer,
+                           const NestPlan &consumer) const {
+    return llvm::any_of(tree.edges, [&](const ProducerConsumerEdge &edge) {
+      return edge.throughWindows &&
+             tree.computations[edge.producer].nestId == producer.nestId &&
+             tree.computations[edge.consumer].nestId == consumer.nestId;
+    });
+  }
+
   /// Fuses the producers of `consumer` (recursively) into `loops`, the first
   /// `fusible` tile loops of `host`.
   void fuseProducers(const NestPlan &host, const NestPlan &consumer,
@@ -284,14 +294,35 @@ private:
     for (int id : consumer.producers) {
       const NestPlan &producer = plans[id];
       std::string current = "%" + handleOf(producer);
-      for (size_t i = 0; i < fusible; ++i) {
+      // A consumer that reads the producer through windows gets the union
+      // of its windows computed per tile.
+      // (It computes the producer next to the slices, in the innermost tile
+      // loop, once: fusing it into the outermost loop is enough.)
+      bool windows = readsThroughWindows(producer, consumer);
+      const char *fuseOp = windows
+                               ? "transform.tuner.fuse_window_producer "
+                               : "transform.structured.fuse_into_containing_op ";
+      for (size_t i = 0; i < (windows ? std::min<size_t>(fusible, 1) : fusible);
+           ++i) {
         std::string fused = fresh(handleOf(producer) + "_fused");
         std::string loop = fresh(handleOf(host) + "_loop");
-        line("%" + fused + ", %" + loop +
-             " = transform.structured.fuse_into_containing_op " + current +
-             " into " + loops[i].ref + " : " + signature(2, 2));
+        line("%" + fused + ", %" + loop + " = " + fuseOp + current + " into " +
+             loops[i].ref + " : " + signature(2, 2));
         current = "%" + fused;
         loops[i].ref = "%" + loop;
+      }
+      // The box of a vectorized host is cut into its register tiles, so
+      // that it is vectorized a register tile at a time too.
+      if (windows && host.vectorize && host.isRegisterTiled() &&
+          producer.extents.size() == host.rtile.size()) {
+        size_t count =
+            llvm::count_if(host.rtile, [](int64_t s) { return s != 0; });
+        std::string tiled = fresh(handleOf(producer) + "_rtiled");
+        Group group{fresh(handleOf(producer) + "_rtiled_loops"), count};
+        line("%" + tiled + ", " + group.def() +
+             " = transform.structured.tile_using_for " + current +
+             " tile_sizes " + list(host.rtile) + " : " +
+             signature(1, 1 + count));
       }
       fuseProducers(host, producer, loops, fusible);
     }

@@ -26,6 +26,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/IntegerSet.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -1566,6 +1567,222 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
         (void)loopUnrollByFactor(loop, getUnroll());
     }
   unwrap();
+  return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
+// FuseWindowProducerOp
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The innermost slice of a chain of window slices from the producer's
+/// result into the containing op, and the slices before it on the chain.
+struct ProducerWindow {
+  tensor::ExtractSliceOp slice;
+  SmallVector<tensor::ExtractSliceOp> chain;
+};
+
+bool isWindowSlice(Operation *op) {
+  auto slice = dyn_cast<tensor::ExtractSliceOp>(op);
+  return slice &&
+         slice.getSourceType().getRank() == slice.getResultType().getRank() &&
+         llvm::all_of(slice.getMixedStrides(), [](OpFoldResult stride) {
+           return isConstantIntValue(stride, 1);
+         });
+}
+} // namespace
+
+void tuner::transform::FuseWindowProducerOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  consumesHandle(getProducerOpMutable(), effects);
+  onlyReadsHandle(getContainingOpMutable(), effects);
+  producesHandle(getOperation()->getOpResults(), effects);
+  modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure tuner::transform::FuseWindowProducerOp::apply(
+    TransformRewriter &rewriter, TransformResults &results,
+    TransformState &state) {
+  auto producers = llvm::to_vector(state.getPayloadOps(getProducerOp()));
+  auto containers = llvm::to_vector(state.getPayloadOps(getContainingOp()));
+  if (producers.size() != 1 || containers.size() != 1)
+    return emitSilenceableError()
+           << "expected one producer and one containing op, got "
+           << producers.size() << " and " << containers.size();
+  Operation *producer = producers.front();
+  Operation *container = containers.front();
+  auto tileable = dyn_cast<TilingInterface>(producer);
+  if (!tileable || producer->getNumResults() != 1)
+    return emitSilenceableError()
+           << "the producer '" << producer->getName()
+           << "' is not one tileable op with one result";
+  unsigned rank =
+      cast<RankedTensorType>(producer->getResult(0).getType()).getRank();
+
+  // The chains of window slices from the producer's result into the
+  // container, down to the innermost slices (those whose users are not all
+  // window slices: the consumer's tiles).
+  SmallVector<ProducerWindow> windows;
+  std::function<LogicalResult(Value, SmallVector<tensor::ExtractSliceOp> &)>
+      collect = [&](Value value, SmallVector<tensor::ExtractSliceOp> &chain)
+      -> LogicalResult {
+    for (Operation *user : value.getUsers()) {
+      bool inside = container->isProperAncestor(user);
+      if (!isWindowSlice(user)) {
+        // Outside, another reader keeps the producer; inside, the consumer
+        // must read it through a window.
+        if (inside)
+          return failure();
+        continue;
+      }
+      auto slice = cast<tensor::ExtractSliceOp>(user);
+      Value result = slice.getResult();
+      bool innermost =
+          inside && (result.use_empty() ||
+                     !llvm::all_of(result.getUsers(), isWindowSlice));
+      if (innermost) {
+        windows.push_back({slice, chain});
+        continue;
+      }
+      chain.push_back(slice);
+      if (failed(collect(result, chain)))
+        return failure();
+      chain.pop_back();
+    }
+    return success();
+  };
+  SmallVector<tensor::ExtractSliceOp> chain;
+  if (failed(collect(producer->getResult(0), chain)))
+    return emitSilenceableError()
+           << "the producer is read inside the containing op other than "
+              "through unit-stride, rank-preserving tensor.extract_slice "
+              "windows";
+  if (windows.empty())
+    return emitSilenceableError()
+           << "the producer has no slice inside the containing op";
+
+  // The box: the windows' offsets differ by constants and their sizes are
+  // equal; it is built before the first slice.
+  Block *block = windows.front().slice->getBlock();
+  tensor::ExtractSliceOp first = windows.front().slice;
+  for (const ProducerWindow &window : windows) {
+    if (window.slice->getBlock() != block)
+      return emitSilenceableError()
+             << "the producer's slices inside the containing op are not in "
+                "one block";
+    if (window.slice->isBeforeInBlock(first))
+      first = window.slice;
+  }
+  DominanceInfo dominance(container);
+  auto dominatesFirst = [&](OpFoldResult ofr) {
+    auto value = dyn_cast<Value>(ofr);
+    return !value || dominance.properlyDominates(value, first);
+  };
+  for (ProducerWindow &window : windows)
+    if (!llvm::all_of(window.slice.getMixedOffsets(), dominatesFirst) ||
+        !llvm::all_of(window.slice.getMixedSizes(), dominatesFirst))
+      return emitSilenceableError()
+             << "a slice's offsets or sizes are computed after the first "
+                "slice of the producer";
+  rewriter.setInsertionPoint(first);
+  // The index arithmetic below folds to constants where it can; what it
+  // leaves unused is erased at the end.
+  llvm::DenseSet<Operation *> existing;
+  for (Operation &op : *block)
+    existing.insert(&op);
+  auto eraseUnusedArithmetic = [&] {
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*block)))
+      if (!existing.contains(&op) && isa<affine::AffineApplyOp>(op) &&
+          op.use_empty())
+        rewriter.eraseOp(&op);
+  };
+  Location loc = producer->getLoc();
+  AffineExpr s0, s1;
+  bindSymbols(rewriter.getContext(), s0, s1);
+  // Offsets relative to the producer's result: the sums along the chains.
+  SmallVector<SmallVector<OpFoldResult>> offsets;
+  for (ProducerWindow &window : windows) {
+    SmallVector<OpFoldResult> total = window.slice.getMixedOffsets();
+    for (tensor::ExtractSliceOp outer : window.chain)
+      for (auto [sum, add] : llvm::zip(total, outer.getMixedOffsets()))
+        sum = affine::makeComposedFoldedAffineApply(rewriter, loc, s0 + s1,
+                                                    {sum, add});
+    offsets.push_back(std::move(total));
+  }
+  SmallVector<SmallVector<int64_t>> deltas(windows.size());
+  SmallVector<int64_t> low(rank, 0), high(rank, 0);
+  SmallVector<OpFoldResult> sizes = windows.front().slice.getMixedSizes();
+  for (auto [k, window] : llvm::enumerate(windows)) {
+    for (unsigned d = 0; d < rank; ++d) {
+      if (!isEqualConstantIntOrValue(window.slice.getMixedSizes()[d],
+                                     sizes[d])) {
+        eraseUnusedArithmetic();
+        return emitSilenceableError()
+               << "the producer's slices differ in size along dim " << d;
+      }
+      std::optional<int64_t> delta =
+          getConstantIntValue(affine::makeComposedFoldedAffineApply(
+              rewriter, loc, s0 - s1, {offsets[k][d], offsets[0][d]}));
+      if (!delta) {
+        eraseUnusedArithmetic();
+        return emitSilenceableError()
+               << "the offsets of the producer's slices along dim " << d
+               << " do not differ by a constant";
+      }
+      deltas[k].push_back(*delta);
+      low[d] = std::min(low[d], *delta);
+      high[d] = std::max(high[d], *delta);
+    }
+  }
+  SmallVector<OpFoldResult> boxOffsets, boxSizes;
+  for (unsigned d = 0; d < rank; ++d) {
+    boxOffsets.push_back(affine::makeComposedFoldedAffineApply(
+        rewriter, loc, s0 + low[d], {offsets[0][d]}));
+    boxSizes.push_back(affine::makeComposedFoldedAffineApply(
+        rewriter, loc, s0 + (high[d] - low[d]), {sizes[d]}));
+  }
+  FailureOr<TilingResult> tiled =
+      tileable.generateResultTileValue(rewriter, 0, boxOffsets, boxSizes);
+  if (failed(tiled) || tiled->tiledValues.size() != 1) {
+    eraseUnusedArithmetic();
+    return emitSilenceableError() << "the producer could not be tiled";
+  }
+  Value box = tiled->tiledValues.front();
+  SmallVector<OpFoldResult> unitStrides(rank, rewriter.getIndexAttr(1));
+  for (auto [k, window] : llvm::enumerate(windows)) {
+    SmallVector<OpFoldResult> relative;
+    for (unsigned d = 0; d < rank; ++d)
+      relative.push_back(rewriter.getIndexAttr(deltas[k][d] - low[d]));
+    rewriter.setInsertionPoint(window.slice);
+    auto read = tensor::ExtractSliceOp::create(
+        rewriter, window.slice.getLoc(), window.slice.getType(), box, relative,
+        window.slice.getMixedSizes(), unitStrides);
+    rewriter.replaceOp(window.slice, read.getResult());
+  }
+  // The slices on the chains and the producer, when nothing else reads
+  // them (innermost first).
+  SmallVector<Operation *> dead;
+  for (ProducerWindow &window : windows)
+    for (tensor::ExtractSliceOp outer : llvm::reverse(window.chain))
+      if (!llvm::is_contained(dead, outer.getOperation()))
+        dead.push_back(outer);
+  bool erased = true;
+  while (erased) {
+    erased = false;
+    for (Operation *&op : dead)
+      if (op && op->use_empty()) {
+        rewriter.eraseOp(op);
+        op = nullptr;
+        erased = true;
+      }
+  }
+  eraseUnusedArithmetic();
+  Operation *fused = tiled->tiledOps.empty() ? box.getDefiningOp()
+                                             : tiled->tiledOps.front();
+  if (producer->use_empty())
+    rewriter.eraseOp(producer);
+  results.set(cast<OpResult>(getFusedOp()), {fused});
+  results.set(cast<OpResult>(getNewContainingOp()), {container});
   return DiagnosedSilenceableFailure::success();
 }
 

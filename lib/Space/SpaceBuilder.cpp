@@ -795,6 +795,15 @@ private:
       });
       if (accumulates && readers[producer].size() > 1)
         continue;
+      // Read through windows, the producer is computed for the union of
+      // the windows a tile reads (halos recomputed by neighbouring tiles):
+      // only for producers without reduction loops.
+      bool windows = llvm::any_of(tree.edges, [&](const ProducerConsumerEdge &e) {
+        return e.throughWindows && e.producer == edge.producer &&
+               e.consumer == edge.consumer;
+      });
+      if (windows && accumulates)
+        continue;
       // The producer is fused into the consumer's tile loops outside its
       // reduction loops: into its scf.forall when the consumer is parallel,
       // else the outermost loop of the chosen order must be a tiled
@@ -829,7 +838,11 @@ private:
       Parameter fuse = Parameter::boolean(name);
       fuse.defaultValue = ParamValue::boolean(false);
       fuse.description = llvm::formatv(
-          "fuse {0} into the tile loops of its consumer {1}", p.name, c.name);
+          windows ? "fuse {0} into the tile loops of its consumer {1}, which "
+                    "reads it through windows (each tile computes the union "
+                    "of its windows)"
+                  : "fuse {0} into the tile loops of its consumer {1}",
+          p.name, c.name);
       fuse.role = ParamRole::Fuse;
       fuse.producer = p.name;
       fuse.consumer = c.name;

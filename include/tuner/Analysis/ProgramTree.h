@@ -153,6 +153,12 @@ struct ProducerConsumerEdge {
   /// True when the consumer takes the value as its init (destination)
   /// operand, e.g. fill -> matmul accumulator, rather than as an input.
   bool intoInit = false;
+  /// True when the consumer reads the producer's tensor through
+  /// `tensor.extract_slice` windows (a stencil stage reading its previous
+  /// stage at shifted offsets) rather than the tensor itself: fusion then
+  /// computes the union of the windows a tile reads
+  /// (`transform.tuner.fuse_window_producer`).
+  bool throughWindows = false;
 };
 
 class ProgramTree {

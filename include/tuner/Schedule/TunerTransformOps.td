@@ -389,4 +389,55 @@ def Tuner_VectorizeTilesOp : Op<Transform_Dialect, "tuner.vectorize_tiles",
   }];
 }
 
+def Tuner_FuseWindowProducerOp : Op<Transform_Dialect, "tuner.fuse_window_producer",
+    [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+     DeclareOpInterfaceMethods<TransformOpInterface>]> {
+  let summary = "Fuses a producer read through windows into a tile loop, "
+                "computing the union of the windows once per tile";
+  let description = [{
+    A stencil stage that reads its previous stage at shifted offsets
+    (`tensor.extract_slice` windows of the producer's result, as in a
+    separable blur: `out[y] = bx[y] + bx[y + 1] + bx[y + 2]`) reads, once
+    tiled, several overlapping slices of the producer per tile. Upstream's
+    `fuse_into_containing_op` fuses one copy of the producer per slice;
+    this op computes the producer once per tile on the bounding box of the
+    slices (the tile plus its halo, recomputed by neighbouring tiles, as
+    Halide's `compute_at` does), and reads every slice from that box.
+
+    The slices are found through chains of unit-stride, rank-preserving
+    `tensor.extract_slice` ops from the producer's result to the slices
+    inside `containing_op`; their offsets must differ by constants and their
+    sizes must be equal. The box is built with the producer's
+    `TilingInterface` before the first slice (all slices must be in one
+    block). The producer and the slices outside the loop are erased when
+    nothing else uses them. Returns the tiled producer and the containing
+    op.
+
+    Example:
+    ```
+    %fused, %loop2 = transform.tuner.fuse_window_producer %bx into %loop
+        : (!transform.any_op, !transform.any_op)
+        -> (!transform.any_op, !transform.any_op)
+    ```
+
+    #### Return modes
+
+    Consumes the producer handle and only reads the containing op's (the
+    handles to ops inside it stay valid). Fails silenceably when the
+    producer is not one
+    tileable op with one result, has no slice inside the containing op, or
+    its slices differ in size or by offsets that are not constant.
+  }];
+
+  let arguments = (ins TransformHandleTypeInterface:$producer_op,
+                       TransformHandleTypeInterface:$containing_op);
+  let results = (outs TransformHandleTypeInterface:$fused_op,
+                      TransformHandleTypeInterface:$new_containing_op);
+  let assemblyFormat = [{
+    $producer_op `into` $containing_op attr-dict `:` functional-type(operands, results)
+  }];
+
+  let cppNamespace = "::tuner::transform";
+}
+
 #endif // TUNER_TRANSFORM_OPS
