@@ -146,7 +146,12 @@ void tuner::buildCpuLoweringPipeline(OpPassManager &pm,
   // Tiled loops over buffers carry the buffer they write as an iteration
   // argument; folding those away lets a result be recognized as the
   // allocation it is and become the out-param itself, instead of a
-  // temporary copied into it on every call.
+  // temporary copied into it on every call. CSE first: a tile written back
+  // where it was read bufferizes to a copy between two identical subviews,
+  // which the canonicalizer erases once they are one value (peeled partial
+  // register tiles made a memrefCopy call per tile, 5 % of matmul 1021's
+  // time).
+  pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;
