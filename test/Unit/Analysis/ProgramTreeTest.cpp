@@ -389,6 +389,35 @@ TEST(ProgramTreeTest, FromJSONRoundTrip) {
   EXPECT_EQ(readEmpty->toJSON(), empty.toJSON());
 }
 
+TEST(ProgramTreeTest, WindowEdgesRoundTrip) {
+  // An edge read through windows says so in JSON (and only then: the JSON of
+  // other edges is unchanged) and reads back.
+  ProgramTree tree = makeTree();
+  EXPECT_FALSE(tree.toJSON()
+                   .getAsObject()
+                   ->getArray("edges")
+                   ->front()
+                   .getAsObject()
+                   ->get("throughWindows"));
+  tree.edges[0].viaTensor = true;
+  tree.edges[0].throughWindows = true;
+  const llvm::json::Value json = tree.toJSON();
+  EXPECT_EQ(json.getAsObject()
+                ->getArray("edges")
+                ->front()
+                .getAsObject()
+                ->getBoolean("throughWindows"),
+            true);
+  llvm::Expected<ProgramTree> read = ProgramTree::fromJSON(throughText(json));
+  ASSERT_TRUE(bool(read)) << llvm::toString(read.takeError());
+  ASSERT_EQ(read->edges.size(), 1u);
+  EXPECT_TRUE(read->edges[0].throughWindows);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  read->print(os);
+  EXPECT_NE(text.find("(tensor, windows)"), std::string::npos) << text;
+}
+
 /// The error of reading `json` as a tree ("" if it reads).
 std::string fromJSONError(const llvm::json::Value &json) {
   llvm::Expected<ProgramTree> tree = ProgramTree::fromJSON(json);
