@@ -185,7 +185,7 @@ static constexpr ParamRole kSpelledRoles[] = {
     ParamRole::Tile,   ParamRole::RegisterTile, ParamRole::Order,
     ParamRole::Unroll, ParamRole::Vectorize,    ParamRole::Parallel,
     ParamRole::Fuse,   ParamRole::Knob,         ParamRole::Alternatives,
-    ParamRole::Lowering, ParamRole::Distribute};
+    ParamRole::Lowering, ParamRole::Distribute, ParamRole::Convolution};
 
 StringRef tuner::stringifyParamRole(ParamRole role) {
   switch (role) {
@@ -213,6 +213,8 @@ StringRef tuner::stringifyParamRole(ParamRole role) {
     return "lowering";
   case ParamRole::Distribute:
     return "distribute";
+  case ParamRole::Convolution:
+    return "conv";
   }
   llvm_unreachable("unknown ParamRole");
 }

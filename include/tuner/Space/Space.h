@@ -69,12 +69,16 @@ enum class ParamRole {
   /// "distribute": which tiled parallel loops of nest `nest` the cores share
   /// ("all" of them, as one multi-dimensional scf.forall, or only the
   /// "outer" one in loop order).
-  Distribute
+  Distribute,
+  /// "conv": how the convolution of nest `nest` is computed ("direct",
+  /// "im2col": an im2col copy and a contraction, "decompose": 1-D
+  /// convolutions; see tuner/Analysis/Convolution.h).
+  Convolution
 };
 
 /// The name of a role in JSON: "tile", "rtile", "order", "unroll",
 /// "vectorize", "parallel", "fuse", "knob", "alternatives", "lowering",
-/// "distribute";
+/// "distribute", "conv";
 /// "none" for None,
 /// which JSON spells by leaving the role out.
 llvm::StringRef stringifyParamRole(ParamRole role);
