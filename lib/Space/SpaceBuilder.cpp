@@ -1,6 +1,7 @@
 //===- SpaceBuilder.cpp - The schedule space of a program -----------------===//
 
 #include "tuner/Space/SpaceBuilder.h"
+#include "tuner/Analysis/Convolution.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -116,6 +117,8 @@ public:
     if (options.fuse)
       if (auto err = addFusion())
         return std::move(err);
+    if (auto err = addConvolutionConstraints())
+      return std::move(err);
     return std::move(space);
   }
 
@@ -152,6 +155,54 @@ private:
         }
       }
     return true;
+  }
+
+  /// Whether the nest is one linalg.generic whose reads index each
+  /// dimension by one loop plus a nonnegative constant, or by a constant
+  /// (a stencil's shifted neighbours, a channel of an image), and whose
+  /// writes are plain: vectorize_tiles reads the shifted operands through
+  /// windows (tensor.extract_slice) at those offsets.
+  bool hasShiftedAccesses(const LoopNest &nest) const {
+    for (int id : nest.computationIds) {
+      const Computation &comp = tree.computations[id];
+      if (comp.opName != "linalg.generic")
+        return false;
+      for (const Access &access : comp.accesses) {
+        if (!access.isAffine)
+          return false;
+        for (const std::vector<int64_t> &row : access.matrix) {
+          if (row.empty() || row.back() < 0 ||
+              (access.isWrite && row.back() != 0))
+            return false;
+          int nonZero = 0;
+          for (size_t c = 0; c + 1 < row.size(); ++c) {
+            if (row[c] == 0)
+              continue;
+            if (row[c] != 1)
+              return false;
+            ++nonZero;
+          }
+          if (nonZero > 1)
+            return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /// The convolution strategies nest `nest` may choose from (nullopt: none
+  /// but the direct one).
+  std::optional<ConvolutionInfo> convolutionOf(const LoopNest &nest) const {
+    if (!options.convolution || nest.source != NestSource::Linalg ||
+        nest.computationIds.size() != 1)
+      return std::nullopt;
+    std::optional<ConvolutionInfo> info =
+        convolutionInfo(tree.computations[nest.computationIds.front()].opName);
+    if (!info || info->strategies().size() < 2 ||
+        (!info->im2colLoops.empty() &&
+         info->im2colLoops.back().back() >= tree.bandOf(nest.id).size()))
+      return std::nullopt;
+    return info;
   }
 
   llvm::Error add(Parameter parameter, const LoopNest *nest, ParamRole role,
@@ -337,11 +388,23 @@ private:
       }
     }
 
+    // How a convolution is computed: as it is, by im2col (a copy of the
+    // input's windows and a contraction) or as 1-D convolutions.
+    std::optional<ConvolutionInfo> convolution = convolutionOf(nest);
+    std::string convName = n + ".conv";
+    if (convolution)
+      if (auto err = addConvolution(nest, *convolution, tileNames, extents,
+                                    parallelLoop))
+        return err;
+
     // Vectorization of the innermost tile (linalg only), offered where the
     // vectorizer can read every operand with plain vector transfers: each
-    // index is one loop or a constant 0 (no stencil shifts, no convolution
-    // windows).
-    if (options.vectorize && isLinalg && hasPlainAccesses(nest)) {
+    // index is one loop or a constant 0, or (a linalg.generic's reads) one
+    // loop plus a constant or a constant, which vectorize_tiles reads
+    // through windows; and for convolutions computed by im2col or as 1-D
+    // convolutions.
+    if (options.vectorize && isLinalg &&
+        (hasPlainAccesses(nest) || hasShiftedAccesses(nest) || convolution)) {
       std::string name = n + ".vectorize";
       Parameter vectorize = Parameter::boolean(name);
       vectorize.defaultValue = ParamValue::boolean(false);
@@ -352,35 +415,55 @@ private:
       // parallel loops) within the registers, the whole tile within 4x.
       int64_t lanes = target.vectorLanes(elementBytes(nest));
       int64_t budget = int64_t(target.numVectorRegisters) * lanes;
-      std::vector<std::string> all, parallel;
-      int64_t constantAll = 1, constantParallel = 1;
-      for (size_t p = 0; p < band.size(); ++p) {
-        // The innermost tile: the register tile when it tiles again.
-        std::string inner =
-            rtileOf(p).empty()
-                ? tileOf(p)
-                : llvm::formatv("min({0}, {1})", tileOf(p), rtileOf(p)).str();
-        if (inner.empty()) {
-          constantAll *= extents[p];
+      // Whether the innermost tile fits, the loops at `unit` cut to size 1
+      // (those of a decomposed convolution).
+      auto fits = [&](llvm::ArrayRef<size_t> unit) {
+        std::vector<std::string> all, parallel;
+        int64_t constantAll = 1, constantParallel = 1;
+        for (size_t p = 0; p < band.size(); ++p) {
+          if (llvm::is_contained(unit, p))
+            continue;
+          // The innermost tile: the register tile when it tiles again.
+          std::string inner =
+              rtileOf(p).empty()
+                  ? tileOf(p)
+                  : llvm::formatv("min({0}, {1})", tileOf(p), rtileOf(p))
+                        .str();
+          if (inner.empty()) {
+            constantAll *= extents[p];
+            if (parallelLoop[p])
+              constantParallel *= extents[p];
+            continue;
+          }
+          all.push_back(inner);
           if (parallelLoop[p])
-            constantParallel *= extents[p];
-          continue;
+            parallel.push_back(inner);
         }
-        all.push_back(inner);
-        if (parallelLoop[p])
-          parallel.push_back(inner);
-      }
-      auto product = [](std::vector<std::string> factors, int64_t constant) {
-        if (constant != 1 || factors.empty())
-          factors.push_back(std::to_string(constant));
-        return llvm::join(factors, " * ");
+        auto product = [](std::vector<std::string> factors, int64_t constant) {
+          if (constant != 1 || factors.empty())
+            factors.push_back(std::to_string(constant));
+          return llvm::join(factors, " * ");
+        };
+        return llvm::formatv("({0} <= {1} && {2} <= {3})",
+                             product(parallel, constantParallel), budget,
+                             product(all, constantAll), 4 * budget)
+            .str();
       };
-      if (auto err = space.addConstraint(
-              llvm::formatv("!{0} || ({1} <= {2} && {3} <= {4})", name,
-                            product(parallel, constantParallel), budget,
-                            product(all, constantAll), 4 * budget)
-                  .str()))
+      std::string rule = "!" + name + " || " + fits({});
+      if (convolution && convolution->supports(ConvolutionStrategy::Decompose))
+        rule = llvm::formatv("!{0} || ({1} == \"decompose\" && {2}) || ({1} "
+                             "!= \"decompose\" && {3})",
+                             name, convName,
+                             fits(convolution->decomposeUnitLoops), fits({}))
+                   .str();
+      if (auto err = space.addConstraint(rule))
         return err;
+      // A convolution's windows are vectorized only once rewritten.
+      if (convolution)
+        if (auto err = space.addConstraint(
+                llvm::formatv("!{0} || {1} != \"direct\"", name, convName)
+                    .str()))
+          return err;
 
       // How a contraction's micro-kernel is lowered.
       bool contraction = llvm::is_contained(parallelLoop, false);
@@ -496,6 +579,116 @@ private:
     return llvm::Error::success();
   }
 
+  /// The `conv` parameter of a convolution nest and what im2col needs: a
+  /// tile loop over a parallel dim that the im2col copy is fused into (so
+  /// that it is built a tile at a time), and tiles of merged loops that do
+  /// not wrap around an inner loop (see checkConvolutions in
+  /// SchedulePlan.cpp).
+  llvm::Error addConvolution(const LoopNest &nest, const ConvolutionInfo &info,
+                             llvm::ArrayRef<std::string> tileNames,
+                             llvm::ArrayRef<int64_t> extents,
+                             const std::vector<bool> &parallelLoop) {
+    const std::string &n = nest.name;
+    std::string name = n + ".conv";
+    std::vector<std::string> values;
+    for (ConvolutionStrategy strategy : info.strategies())
+      values.push_back(stringifyConvolutionStrategy(strategy).str());
+    Parameter choice = Parameter::categorical(name, values);
+    choice.defaultValue = ParamValue::string("direct");
+    choice.description =
+        "how the convolution is computed: as it is (direct), as an im2col "
+        "copy of the input and a contraction (im2col), or as 1-D "
+        "convolutions along the output width (decompose)";
+    if (auto err = add(std::move(choice), &nest, ParamRole::Convolution))
+      return err;
+    if (!info.supports(ConvolutionStrategy::Im2col))
+      return llvm::Error::success();
+    std::string im2col = name + " != \"im2col\"";
+    // "Loop p has tile `value`" (true when p has no tile parameter and its
+    // extent is `value`).
+    auto tileIs = [&](size_t p, int64_t value) {
+      if (tileNames[p].empty())
+        return std::string(extents[p] == value ? "true" : "false");
+      return llvm::formatv("{0} == {1}", tileNames[p], value).str();
+    };
+    for (const std::vector<size_t> &group : info.im2colLoops) {
+      if (group.size() < 2)
+        continue;
+      // Member i is the innermost tiled one (i = 0: the outermost, or none
+      // is tiled): the members inside it are not tiled, and unless it is
+      // the outermost, its tile divides its extent and those outside it
+      // have tiles of 1.
+      std::vector<std::string> cases;
+      for (size_t i = 0; i < group.size(); ++i) {
+        std::vector<std::string> terms;
+        for (size_t j = i + 1; j < group.size(); ++j)
+          terms.push_back(tileIs(group[j], extents[group[j]]));
+        if (i > 0) {
+          size_t inner = group[i];
+          if (!tileNames[inner].empty())
+            terms.push_back(llvm::formatv("{0} % {1} == 0", extents[inner],
+                                          tileNames[inner]));
+          for (size_t j = 0; j < i; ++j)
+            terms.push_back(tileIs(group[j], 1));
+        }
+        llvm::erase_if(terms, [](const std::string &t) { return t == "true"; });
+        if (llvm::is_contained(terms, "false"))
+          continue;
+        cases.push_back(terms.empty() ? std::string("true")
+                                      : "(" + llvm::join(terms, " && ") + ")");
+      }
+      if (cases.empty() || llvm::is_contained(cases, "true"))
+        continue;
+      if (auto err = space.addConstraint(
+              im2col + " || " + llvm::join(cases, " || ")))
+        return err;
+    }
+    // A tile loop for the im2col copy: the scf.forall of a parallel nest
+    // (added with the parallel parameter), or a tiled parallel loop first.
+    std::vector<std::string> hosts;
+    std::string order = n + ".order";
+    for (size_t p = 0; p < tileNames.size(); ++p) {
+      if (!parallelLoop[p] || tileNames[p].empty())
+        continue;
+      std::string first =
+          space.indexOf(order)
+              ? llvm::formatv("{0}[0] == {1}", order, p).str()
+              : (p == 0 ? "true" : "false");
+      if (first != "false")
+        hosts.push_back(llvm::formatv("({0} && {1} < {2})", first,
+                                      tileNames[p], extents[p]));
+    }
+    im2colHosts[n] = hosts;
+    return llvm::Error::success();
+  }
+
+  /// Constraints of convolution nests that read parameters added after
+  /// them: the parallel switch hosts an im2col copy too, and nothing is
+  /// fused into an im2col contraction (its accumulator is a reshaped
+  /// tensor).
+  llvm::Error addConvolutionConstraints() {
+    for (auto &[nest, hosts] : im2colHosts) {
+      std::string name = nest + ".conv";
+      std::vector<std::string> rule = hosts;
+      if (space.indexOf(nest + ".parallel"))
+        rule.push_back(nest + ".parallel");
+      if (auto err = space.addConstraint(
+              llvm::formatv("{0} != \"im2col\" || {1}", name,
+                            rule.empty() ? std::string("false")
+                                         : llvm::join(rule, " || "))
+                  .str()))
+        return err;
+      for (size_t i = 0; i < space.size(); ++i)
+        if (space[i].role == ParamRole::Fuse && space[i].consumer == nest)
+          if (auto err = space.addConstraint(
+                  llvm::formatv("!{0} || {1} != \"im2col\"", space[i].name,
+                                name)
+                      .str()))
+            return err;
+    }
+    return llvm::Error::success();
+  }
+
   llvm::Error addFusion() {
     /// One fuse parameter and where the fusion is possible.
     struct Fusion {
@@ -605,6 +798,9 @@ private:
   const Target &target;
   const SpaceOptions &options;
   Space space;
+  /// Per convolution nest that may use im2col, the terms that give its
+  /// copy a tile loop besides the parallel switch.
+  std::map<std::string, std::vector<std::string>> im2colHosts;
 };
 
 } // namespace

@@ -57,6 +57,7 @@ template <typename PassT> SpaceOptions readSpaceOptions(const PassT &pass) {
   options.partialTiles = pass.partialTiles;
   options.contractionLowering = pass.contractionLowering;
   options.distribution = pass.distribution;
+  options.convolution = pass.convolution;
   return options;
 }
 

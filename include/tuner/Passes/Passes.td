@@ -38,6 +38,9 @@ defvar TunerSpaceOptions = [
            "Offer how vectorized contractions are lowered">,
     Option<"distribution", "distribute", "bool", /*default=*/"true",
            "Offer which tiled parallel loops run on all cores">,
+    Option<"convolution", "convolution", "bool", /*default=*/"true",
+           "Offer how convolutions are computed (direct, im2col, "
+           "decomposed into 1-D convolutions)">,
 ];
 
 def TunerPrintProgram : Pass<"tuner-print-program", "mlir::ModuleOp"> {
