@@ -60,13 +60,17 @@ std::optional<ConvolutionInfo> tuner::convolutionInfo(llvm::StringRef opName) {
     // col[n, c*kh*kw, oh*ow]; 1-D convolutions along ow (conv_1d_ncw_fcw).
     return ConvolutionInfo{opName.str(),
                            {{0}, {1}, {2, 3}, {4, 5, 6}},
-                           {2, 5, 1, 4}};
+                           {2, 5, 1, 4},
+                           /*decomposeVectorLoop=*/3,
+                           /*im2colVectorGroup=*/2};
   if (opName == "linalg.conv_2d_nhwc_hwcf")
     // (n, oh, ow, f, kh, kw, c): out[n, oh*ow, f] += col[n, oh*ow, kh*kw*c] *
     // w[kh*kw*c, f]; 1-D convolutions along ow, vectorized along the
     // channels (conv_1d_nwc_wcf).
     return ConvolutionInfo{opName.str(),
                            {{0}, {1, 2}, {3}, {4, 5, 6}},
-                           {1, 4}};
+                           {1, 4},
+                           /*decomposeVectorLoop=*/3,
+                           /*im2colVectorGroup=*/2};
   return std::nullopt;
 }

@@ -501,8 +501,17 @@ private:
     std::vector<LoopHandle> unitLoops;
     if (plan.convolution == ConvolutionStrategy::Decompose) {
       std::vector<int64_t> units = plan.decomposeUnitTiles(*info);
+      // The unit loops over parallel dims outside those over reductions,
+      // so that each accumulator row stays in registers across all the
+      // reductions.
+      NestPlan unitOrder = plan;
+      unitOrder.order.clear();
+      for (bool first : {true, false})
+        for (int64_t p : plan.order)
+          if ((units[p] != 0 && !plan.isReduction[p]) == first)
+            unitOrder.order.push_back(p);
       if (llvm::any_of(units, [](int64_t s) { return s != 0; }))
-        op = tileFor(plan, op, units, "unit", unitLoops);
+        op = tileFor(unitOrder, op, units, "unit", unitLoops);
       std::string decomposed = fresh(handleOf(plan) + "_1d");
       line("%" + decomposed + " = transform.structured.decompose " + op +
            " : " + signature(1, 1));

@@ -458,12 +458,53 @@ private:
                    .str();
       if (auto err = space.addConstraint(rule))
         return err;
-      // A convolution's windows are vectorized only once rewritten.
-      if (convolution)
+      // A convolution's windows are vectorized only once rewritten, and is
+      // rewritten only to be vectorized; its vectors hold at least one
+      // register's worth of lanes (or the whole dim when it is shorter).
+      if (convolution) {
         if (auto err = space.addConstraint(
                 llvm::formatv("!{0} || {1} != \"direct\"", name, convName)
                     .str()))
           return err;
+        if (auto err = space.addConstraint(
+                llvm::formatv("{0} || {1} == \"direct\"", name, convName)
+                    .str()))
+          return err;
+        // The product of the innermost tiles of `loops`, and of their extents.
+        auto inner = [&](llvm::ArrayRef<size_t> loops) {
+          std::vector<std::string> factors;
+          int64_t constant = 1, extent = 1;
+          for (size_t p : loops) {
+            extent *= extents[p];
+            if (tileOf(p).empty())
+              constant *= extents[p];
+            else if (rtileOf(p).empty())
+              factors.push_back(tileOf(p));
+            else
+              factors.push_back(
+                  llvm::formatv("min({0}, {1})", tileOf(p), rtileOf(p)));
+          }
+          if (constant != 1 || factors.empty())
+            factors.push_back(std::to_string(constant));
+          return std::make_pair(llvm::join(factors, " * "), extent);
+        };
+        for (ConvolutionStrategy strategy :
+             {ConvolutionStrategy::Decompose, ConvolutionStrategy::Im2col}) {
+          if (!convolution->supports(strategy))
+            continue;
+          std::vector<size_t> loops =
+              strategy == ConvolutionStrategy::Decompose
+                  ? std::vector<size_t>{convolution->decomposeVectorLoop}
+                  : convolution->im2colLoops[convolution->im2colVectorGroup];
+          auto [length, extent] = inner(loops);
+          if (auto err = space.addConstraint(
+                  llvm::formatv("{0} != \"{1}\" || {2} >= {3}", convName,
+                                stringifyConvolutionStrategy(strategy), length,
+                                std::min(lanes, extent))
+                      .str()))
+            return err;
+        }
+      }
 
       // How a contraction's micro-kernel is lowered.
       bool contraction = llvm::is_contained(parallelLoop, false);

@@ -2,10 +2,11 @@
 // kernel-height loops (and, in the channel-first layout, the filter and
 // input channel loops) are cut to size 1 inside the register tiles,
 // transform.structured.decompose turns each tile into a 1-D convolution,
-// and vectorize_tiles vectorizes it along the output width (NCHW: 8 columns,
-// a partial register tile of 4 peeled; the filter's weights broadcast) or
-// along the filter channels (NHWC). The NCHW schedule also fuses the fill
-// and runs on all cores; an unvectorized one needs no plugin. Each is
+// and vectorize_tiles vectorizes it along the output width (NCHW:
+// 16 columns, a partial register tile of 4 peeled; the filter's weights
+// broadcast) or along the filter channels (NHWC). The NCHW schedule also fuses the fill
+// and runs on all cores; an unvectorized one (a space without
+// vectorization) needs no plugin. Each is
 // verified against the untransformed functions with mlir-runner, and stock
 // mlir-opt replays the NCHW schedule with the plugin. The NHWC convolution
 // is also computed by im2col.
@@ -19,7 +20,8 @@
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%c_runner_utils,%runner_utils | FileCheck %s --check-prefix=EXEC
 // RUN: %mlir_opt %t.tuned.mlir --one-shot-bufferize=bufferize-function-boundaries --convert-linalg-to-loops --scf-forall-to-for --convert-vector-to-scf --expand-strided-metadata --lower-affine --convert-scf-to-cf --convert-vector-to-llvm --finalize-memref-to-llvm --convert-arith-to-llvm --convert-index-to-llvm --convert-ub-to-llvm --convert-func-to-llvm --convert-cf-to-llvm --reconcile-unrealized-casts \
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%c_runner_utils,%runner_utils | FileCheck %s --check-prefix=EXEC
-// RUN: tuner-opt %s --tuner-apply="function=conv config=%S/Inputs/conv-decompose-scalar.json target=%S/../Space/Inputs/avx512-4core.json schedule-output=%t.scalar.mlir" \
+// RUN: tuner-opt %s --tuner-extract-space="function=conv vectorize=false target=%S/../Space/Inputs/avx512-4core.json output=%t.scalar-space.json" -o /dev/null
+// RUN: tuner-opt %s --tuner-apply="function=conv space=%t.scalar-space.json config=%S/Inputs/conv-decompose-scalar.json target=%S/../Space/Inputs/avx512-4core.json schedule-output=%t.scalar.mlir" \
 // RUN:   | %mlir_opt --one-shot-bufferize=bufferize-function-boundaries --convert-linalg-to-loops --scf-forall-to-for --convert-vector-to-scf --expand-strided-metadata --lower-affine --convert-scf-to-cf --convert-vector-to-llvm --finalize-memref-to-llvm --convert-arith-to-llvm --convert-index-to-llvm --convert-ub-to-llvm --convert-func-to-llvm --convert-cf-to-llvm --reconcile-unrealized-casts \
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%c_runner_utils,%runner_utils | FileCheck %s --check-prefix=EXEC
 // RUN: FileCheck %s --check-prefix=SCALAR < %t.scalar.mlir
@@ -31,10 +33,10 @@
 // RUN:   | %mlir_opt --one-shot-bufferize=bufferize-function-boundaries --convert-linalg-to-loops --scf-forall-to-for --convert-vector-to-scf --expand-strided-metadata --lower-affine --convert-scf-to-cf --convert-vector-to-llvm --finalize-memref-to-llvm --convert-arith-to-llvm --convert-index-to-llvm --convert-ub-to-llvm --convert-func-to-llvm --convert-cf-to-llvm --reconcile-unrealized-casts \
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%c_runner_utils,%runner_utils | FileCheck %s --check-prefix=EXEC
 
-// SCRIPT:      // conv_2d_nchw_fchw_1: tile [1, 0, 4, 0, 0, 0, 0], register tile [0, 0, 0, 8, 0, 0, 0], fuse fill_0, decompose, vectorize, unroll 2, parallel
+// SCRIPT:      // conv_2d_nchw_fchw_1: tile [1, 0, 4, 0, 0, 0, 0], register tile [0, 0, 0, 16, 0, 0, 0], fuse fill_0, decompose, vectorize, unroll 2, parallel
 // SCRIPT-NEXT: transform.structured.tile_using_forall %conv_2d_nchw_fchw_1 tile_sizes [1, 0, 4, 0, 0, 0, 0]
 // SCRIPT-NEXT: %fill_0_fused, %conv_2d_nchw_fchw_1_loop = transform.structured.fuse_into_containing_op %fill_0 into %conv_2d_nchw_fchw_1_forall
-// SCRIPT-NEXT: transform.structured.tile_using_for %conv_2d_nchw_fchw_1_tiled tile_sizes [0, 0, 0, 8, 0, 0, 0]
+// SCRIPT-NEXT: transform.structured.tile_using_for %conv_2d_nchw_fchw_1_tiled tile_sizes [0, 0, 0, 16, 0, 0, 0]
 // f, oh, c and kh cut to 1:
 // SCRIPT-NEXT: %conv_2d_nchw_fchw_1_unit, %conv_2d_nchw_fchw_1_unit_loops:4 = transform.structured.tile_using_for %conv_2d_nchw_fchw_1_rtiled tile_sizes [0, 1, 1, 0, 1, 1, 0]
 // SCRIPT-NEXT: %conv_2d_nchw_fchw_1_1d = transform.structured.decompose %conv_2d_nchw_fchw_1_unit
@@ -42,15 +44,14 @@
 
 // IR-LABEL: func.func @conv(
 // IR:         scf.forall (%{{.*}}, %{{.*}}) in (2, 2)
-// Full tiles (4 rows) take the static version: the fused fill, then 8
-// columns at a time, each 8-float accumulator in a register across the
+// Full tiles (4 rows) take the static version: the fused fill, then 16
+// columns, the 16-float accumulator in a register across the
 // input channels (the kernel-height loop unrolled: 9 FMAs per channel),
 // then the last 4 columns.
 // IR:           scf.if
 // IR:             vector.transfer_write {{.*}} : vector<2x1x20xf32>
-// IR:             scf.for %{{.*}} = %c0 to %c16 step %c8
-// IR:               scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<8xf32>)
-// IR-COUNT-9:         vector.fma {{.*}} : vector<8xf32>
+// IR:               scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<16xf32>)
+// IR-COUNT-9:         vector.fma {{.*}} : vector<16xf32>
 // IR:               scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<4xf32>)
 // IR-COUNT-9:         vector.fma {{.*}} : vector<4xf32>
 // IR:           } else {

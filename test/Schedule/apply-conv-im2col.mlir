@@ -5,7 +5,8 @@
 // partial last tile; register tiles of 16 columns and one input channel).
 // The copy is fused into the contraction's scf.forall, and the
 // contraction becomes a vectorized micro-kernel. A second config tiles
-// oh*ow by 5 columns of one row and c*kh*kw by one channel, unvectorized.
+// oh*ow by 5 columns of one row and c*kh*kw by one channel, unvectorized
+// (in a space without vectorization: otherwise im2col is vectorized).
 // Both are verified against the untransformed function with mlir-runner,
 // and stock mlir-opt replays the first schedule with the plugin.
 // RUN: tuner-opt %s --tuner-apply="function=conv config=%S/Inputs/conv-im2col.json target=%S/../Space/Inputs/avx512-4core.json schedule-output=%t.schedule.mlir" > %t.tuned.mlir
@@ -18,7 +19,8 @@
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%c_runner_utils,%runner_utils | FileCheck %s --check-prefix=EXEC
 // RUN: %mlir_opt %t.tuned.mlir --one-shot-bufferize=bufferize-function-boundaries --convert-linalg-to-loops --scf-forall-to-for --convert-vector-to-scf --expand-strided-metadata --lower-affine --convert-scf-to-cf --convert-vector-to-llvm --finalize-memref-to-llvm --convert-arith-to-llvm --convert-index-to-llvm --convert-ub-to-llvm --convert-func-to-llvm --convert-cf-to-llvm --reconcile-unrealized-casts \
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%c_runner_utils,%runner_utils | FileCheck %s --check-prefix=EXEC
-// RUN: tuner-opt %s --tuner-apply="function=conv config=%S/Inputs/conv-im2col-scalar.json target=%S/../Space/Inputs/avx512-4core.json schedule-output=%t.scalar.mlir" \
+// RUN: tuner-opt %s --tuner-extract-space="function=conv vectorize=false target=%S/../Space/Inputs/avx512-4core.json output=%t.scalar-space.json" -o /dev/null
+// RUN: tuner-opt %s --tuner-apply="function=conv space=%t.scalar-space.json config=%S/Inputs/conv-im2col-scalar.json target=%S/../Space/Inputs/avx512-4core.json schedule-output=%t.scalar.mlir" \
 // RUN:   | %mlir_opt --one-shot-bufferize=bufferize-function-boundaries --convert-linalg-to-loops --scf-forall-to-for --convert-vector-to-scf --expand-strided-metadata --lower-affine --convert-scf-to-cf --convert-vector-to-llvm --finalize-memref-to-llvm --convert-arith-to-llvm --convert-index-to-llvm --convert-ub-to-llvm --convert-func-to-llvm --convert-cf-to-llvm --reconcile-unrealized-casts \
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%c_runner_utils,%runner_utils | FileCheck %s --check-prefix=EXEC
 // Without vectorization the schedule needs no plugin.

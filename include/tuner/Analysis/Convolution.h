@@ -51,6 +51,12 @@ struct ConvolutionInfo {
   /// vectorized along the output width (the contiguous dim) rather than
   /// along the channels. Empty: decomposition does not apply.
   std::vector<size_t> decomposeUnitLoops;
+  /// The loop whose tile a decomposed convolution is vectorized along,
+  /// innermost (NCHW: the output width; NHWC: the filter channels).
+  size_t decomposeVectorLoop = 0;
+  /// The group of im2colLoops that is the innermost dim of the im2col
+  /// contraction's output (NCHW: oh*ow; NHWC: the filter channels).
+  size_t im2colVectorGroup = 0;
 
   bool supports(ConvolutionStrategy strategy) const;
   /// The strategies this op supports, Direct first.

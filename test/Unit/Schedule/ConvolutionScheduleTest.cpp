@@ -170,32 +170,48 @@ TEST_F(ConvolutionScheduleTest, SpaceOffersTheStrategies) {
   ASSERT_TRUE(bool(error));
   EXPECT_NE(llvm::toString(std::move(error)).find(".conv != \"direct\""),
             std::string::npos);
-  // Decomposed, it is; with its unit loops (f, oh, c, kh) left out of the
-  // register budget.
+  // Decomposed, it is (and must be); with its unit loops (f, oh, c, kh)
+  // left out of the register budget.
   llvm::Error ok = space->check(
       configOf(*space, {{n + ".conv", text("decompose")},
                         {n + ".vectorize", ParamValue::boolean(true)},
                         {n + ".tile.l0", integer(1)}}));
   EXPECT_FALSE(bool(ok)) << llvm::toString(std::move(ok));
 
+  // A rewritten convolution is vectorized.
+  error = space->check(configOf(*space, {{n + ".conv", text("decompose")},
+                                         {n + ".tile.l0", integer(1)}}));
+  ASSERT_TRUE(bool(error));
+  EXPECT_NE(llvm::toString(std::move(error)).find(".conv == \"direct\""),
+            std::string::npos);
+  // Its vectors hold at least 16 lanes: not 8 columns.
+  error = space->check(
+      configOf(*space, {{n + ".conv", text("decompose")},
+                        {n + ".vectorize", ParamValue::boolean(true)},
+                        {n + ".tile.l0", integer(1)},
+                        {n + ".rtile.l3", integer(8)}}));
+  ASSERT_TRUE(bool(error));
+  EXPECT_NE(llvm::toString(std::move(error)).find(">= 16"), std::string::npos);
+
   // im2col needs a tile loop over a parallel dim for its copy ...
-  error = space->check(configOf(*space, {{n + ".conv", text("im2col")}}));
+  std::vector<std::pair<std::string, ParamValue>> im2col = {
+      {n + ".conv", text("im2col")},
+      {n + ".vectorize", ParamValue::boolean(true)},
+      {n + ".rtile.l4", integer(1)},
+      {n + ".rtile.l5", integer(1)}};
+  error = space->check(configOf(*space, im2col));
   ASSERT_TRUE(bool(error));
   llvm::consumeError(std::move(error));
-  ok = space->check(configOf(
-      *space, {{n + ".conv", text("im2col")}, {n + ".tile.l0", integer(1)}}));
+  im2col.push_back({n + ".tile.l0", integer(1)});
+  ok = space->check(configOf(*space, im2col));
   EXPECT_FALSE(bool(ok)) << llvm::toString(std::move(ok));
-  // ... and tiles of oh*ow that do not wrap around a row: 8 columns of one
-  // row at a time, or whole rows, not 8 columns of 2 rows.
-  ok = space->check(configOf(*space, {{n + ".conv", text("im2col")},
-                                      {n + ".tile.l0", integer(1)},
-                                      {n + ".tile.l2", integer(1)},
-                                      {n + ".tile.l3", integer(8)}}));
+  // ... and tiles of oh*ow that do not wrap around a row: whole rows, not 8
+  // columns of 2 rows.
+  im2col.push_back({n + ".tile.l2", integer(2)});
+  ok = space->check(configOf(*space, im2col));
   EXPECT_FALSE(bool(ok)) << llvm::toString(std::move(ok));
-  error = space->check(configOf(*space, {{n + ".conv", text("im2col")},
-                                         {n + ".tile.l0", integer(1)},
-                                         {n + ".tile.l2", integer(2)},
-                                         {n + ".tile.l3", integer(8)}}));
+  im2col.push_back({n + ".tile.l3", integer(8)});
+  error = space->check(configOf(*space, im2col));
   ASSERT_TRUE(bool(error));
   EXPECT_NE(llvm::toString(std::move(error)).find("16 % "),
             std::string::npos);
@@ -226,11 +242,11 @@ TEST_F(ConvolutionScheduleTest, PlansOfTheStrategies) {
 
   Config im2col = configOf(
       *space, {{n + ".conv", text("im2col")},
+               {n + ".vectorize", ParamValue::boolean(true)},
                {n + ".tile.l0", integer(1)},
-               {n + ".tile.l2", integer(1)},
-               {n + ".tile.l3", integer(8)},
-               {n + ".rtile.l3", integer(4)},
-               {n + ".order", ParamValue::permutation({3, 1, 2, 0, 4, 5, 6})}});
+               {n + ".tile.l2", integer(4)},
+               {n + ".rtile.l2", integer(1)},
+               {n + ".order", ParamValue::permutation({2, 1, 0, 3, 4, 5, 6})}});
   llvm::Expected<SchedulePlan> plan = planSchedule(tree, *space, im2col);
   ASSERT_TRUE(bool(plan)) << llvm::toString(plan.takeError());
   const NestPlan &nest = plan->nests[0];
@@ -240,14 +256,15 @@ TEST_F(ConvolutionScheduleTest, PlansOfTheStrategies) {
   EXPECT_EQ(contraction.extents, (std::vector<int64_t>{2, 2, 128, 27}));
   EXPECT_EQ(contraction.isReduction,
             (std::vector<bool>{false, false, false, true}));
-  EXPECT_EQ(contraction.tile, (std::vector<int64_t>{1, 0, 8, 0}));
-  EXPECT_EQ(contraction.rtile, (std::vector<int64_t>{0, 0, 4, 0}));
-  // ow (in oh*ow) comes first in the order, then f, then n.
+  EXPECT_EQ(contraction.tile, (std::vector<int64_t>{1, 0, 64, 0}));
+  EXPECT_EQ(contraction.rtile, (std::vector<int64_t>{0, 0, 16, 0}));
+  // oh (in oh*ow) comes first in the order, then f, then n.
   EXPECT_EQ(contraction.order, (std::vector<int64_t>{2, 1, 0, 3}));
 
   Config decompose = configOf(*space, {{n + ".conv", text("decompose")},
-                                       {n + ".tile.l2", integer(1)},
-                                       {n + ".rtile.l3", integer(8)}});
+                                       {n + ".vectorize",
+                                        ParamValue::boolean(true)},
+                                       {n + ".tile.l2", integer(1)}});
   plan = planSchedule(tree, *space, decompose);
   ASSERT_TRUE(bool(plan)) << llvm::toString(plan.takeError());
   // f, c and kh cut to 1; oh already is.
@@ -331,7 +348,6 @@ TEST_F(ConvolutionScheduleTest, ScriptsApply) {
   Config im2col =
       configOf(*space, {{n + ".conv", text("im2col")},
                         {n + ".tile.l0", integer(1)},
-                        {n + ".tile.l3", integer(16)},
                         {n + ".rtile.l3", integer(8)},
                         {n + ".rtile.l4", integer(1)},
                         {n + ".vectorize", ParamValue::boolean(true)},
@@ -354,7 +370,6 @@ TEST_F(ConvolutionScheduleTest, ScriptsApply) {
   treeOf(kConv);
   Config decompose = configOf(*space, {{n + ".conv", text("decompose")},
                                        {n + ".tile.l0", integer(1)},
-                                       {n + ".rtile.l3", integer(8)},
                                        {n + ".vectorize",
                                         ParamValue::boolean(true)}});
   script = buildTransformScript(tree, *space, decompose);
@@ -369,7 +384,7 @@ TEST_F(ConvolutionScheduleTest, ScriptsApply) {
     conv2d |= llvm::isa<mlir::linalg::Conv2DNchwFchwOp>(op);
     if (op->getName().getStringRef() == "vector.fma")
       fma |= llvm::cast<mlir::VectorType>(op->getResult(0).getType()).getShape() ==
-             llvm::ArrayRef<int64_t>{8};
+             llvm::ArrayRef<int64_t>{16};
   });
   EXPECT_FALSE(conv2d);
   EXPECT_TRUE(fma);
