@@ -255,6 +255,12 @@ private:
   void collectFused(const NestPlan &plan, std::vector<std::string> &names) {
     for (int producer : plan.producers) {
       names.push_back(nestOf(plans[producer]).name);
+      if (plans[producer].convolution != ConvolutionStrategy::Direct)
+        names.back() += " (" +
+                        stringifyConvolutionStrategy(
+                            plans[producer].convolution)
+                            .str() +
+                        ")";
       collectFused(plans[producer], names);
     }
   }
@@ -298,8 +304,49 @@ private:
         current = "%" + fused;
         loops[i].ref = "%" + loop;
       }
+      if (producer.convolution == ConvolutionStrategy::Decompose)
+        decomposeFused(producer, current);
       fuseProducers(host, producer, loops, fusible);
     }
+  }
+
+  /// The convolution op table's entry for `plan`'s op.
+  std::optional<ConvolutionInfo> convolutionOf(const NestPlan &plan) const {
+    const LoopNest &nest = nestOf(plan);
+    if (nest.computationIds.size() != 1)
+      return std::nullopt;
+    return convolutionInfo(
+        tree.computations[nest.computationIds.front()].opName);
+  }
+
+  /// A convolution fused into its consumer's tile loops and computed as
+  /// 1-D convolutions: its unit loops cut to size 1 and its vector loop to
+  /// at most 64 (the host's tile is its tile), parallel loops outside the
+  /// reductions, then decomposed; the host's vectorize_tiles vectorizes it.
+  void decomposeFused(const NestPlan &producer, const std::string &handle) {
+    std::optional<ConvolutionInfo> info = convolutionOf(producer);
+    if (!info || !info->supports(ConvolutionStrategy::Decompose))
+      return;
+    std::vector<int64_t> sizes(producer.extents.size(), 0);
+    for (size_t p : info->decomposeUnitLoops)
+      if (p < sizes.size() && producer.extents[p] > 1)
+        sizes[p] = 1;
+    size_t vector = info->decomposeVectorLoop;
+    if (vector < sizes.size() && producer.extents[vector] > 64)
+      sizes[vector] = 64;
+    NestPlan order = producer;
+    order.order.clear();
+    for (bool first : {true, false})
+      for (size_t p = 0; p < sizes.size(); ++p)
+        if ((sizes[p] != 0 && !producer.isReduction[p]) == first)
+          order.order.push_back(p);
+    std::string op = handle;
+    std::vector<LoopHandle> unitLoops;
+    if (llvm::any_of(sizes, [](int64_t s) { return s != 0; }))
+      op = tileFor(order, op, sizes, "unit", unitLoops);
+    std::string decomposed = fresh(handleOf(producer) + "_1d");
+    line("%" + decomposed + " = transform.structured.decompose " + op +
+         " : " + signature(1, 1));
   }
 
   llvm::Error emitLinalg(const NestPlan &plan) {

@@ -199,9 +199,16 @@ uint64_t SchedulePlan::hash() const {
   h.add(int64_t(nests.size()));
   for (const NestPlan &plan : nests) {
     h.add(plan.fusedInto);
-    // A fused nest runs inside its host: its own settings are not used.
-    if (plan.fusedInto >= 0)
+    // A fused nest runs inside its host: its own settings are not used,
+    // but for how a convolution is computed (nothing added when directly,
+    // so that hashes of schedules without the parameter stay what they
+    // were).
+    if (plan.fusedInto >= 0) {
+      if (plan.convolution != ConvolutionStrategy::Direct)
+        for (char c : stringifyConvolutionStrategy(plan.convolution))
+          h.add(c);
       continue;
+    }
     if (plan.isUntouched()) {
       h.add(0);
       continue;

@@ -642,6 +642,7 @@ private:
         "convolutions along the output width (decompose)";
     if (auto err = add(std::move(choice), &nest, ParamRole::Convolution))
       return err;
+    convolutionNests.push_back(n);
     if (!info.supports(ConvolutionStrategy::Im2col))
       return llvm::Error::success();
     std::string im2col = name + " != \"im2col\"";
@@ -726,6 +727,27 @@ private:
                                 name)
                       .str()))
             return err;
+    }
+    // A convolution fused into its consumer is computed there directly, or
+    // decomposed into 1-D convolutions that the consumer's vectorization
+    // vectorizes (im2col is not applied inside another nest's tiles).
+    for (const std::string &nest : convolutionNests) {
+      std::string name = nest + ".conv";
+      for (size_t i = 0; i < space.size(); ++i) {
+        if (space[i].role != ParamRole::Fuse || space[i].producer != nest)
+          continue;
+        std::string vectorize = space[i].consumer + ".vectorize";
+        if (auto err = space.addConstraint(
+                llvm::formatv("!{0} || {1} == \"direct\"{2}", space[i].name,
+                              name,
+                              space.indexOf(vectorize)
+                                  ? " || (" + name +
+                                        " == \"decompose\" && " + vectorize +
+                                        ")"
+                                  : std::string())
+                    .str()))
+          return err;
+      }
     }
     return llvm::Error::success();
   }
@@ -842,6 +864,8 @@ private:
   /// Per convolution nest that may use im2col, the terms that give its
   /// copy a tile loop besides the parallel switch.
   std::map<std::string, std::vector<std::string>> im2colHosts;
+  /// The nests with a conv parameter.
+  std::vector<std::string> convolutionNests;
 };
 
 } // namespace

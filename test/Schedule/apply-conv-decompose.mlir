@@ -9,7 +9,9 @@
 // vectorization) needs no plugin. Each is
 // verified against the untransformed functions with mlir-runner, and stock
 // mlir-opt replays the NCHW schedule with the plugin. The NHWC convolution
-// is also computed by im2col.
+// is also computed by im2col. A convolution fused into its consumer (a
+// ReLU, with the fill) is decomposed inside the consumer's tiles, and the
+// consumer's vectorization vectorizes both.
 // RUN: tuner-opt %s --tuner-apply="function=conv config=%S/Inputs/conv-decompose.json target=%S/../Space/Inputs/avx512-4core.json schedule-output=%t.schedule.mlir" > %t.tuned.mlir
 // RUN: FileCheck %s --check-prefix=SCRIPT < %t.schedule.mlir
 // RUN: FileCheck %s --check-prefix=IR < %t.tuned.mlir
@@ -25,6 +27,11 @@
 // RUN:   | %mlir_opt --one-shot-bufferize=bufferize-function-boundaries --convert-linalg-to-loops --scf-forall-to-for --convert-vector-to-scf --expand-strided-metadata --lower-affine --convert-scf-to-cf --convert-vector-to-llvm --finalize-memref-to-llvm --convert-arith-to-llvm --convert-index-to-llvm --convert-ub-to-llvm --convert-func-to-llvm --convert-cf-to-llvm --reconcile-unrealized-casts \
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%c_runner_utils,%runner_utils | FileCheck %s --check-prefix=EXEC
 // RUN: FileCheck %s --check-prefix=SCALAR < %t.scalar.mlir
+// RUN: tuner-opt %s --tuner-apply="function=conv_relu config=%S/Inputs/conv-relu-fused.json target=%S/../Space/Inputs/avx512-4core.json schedule-output=%t.fused.schedule.mlir" > %t.fused.mlir
+// RUN: FileCheck %s --check-prefix=FUSED < %t.fused.schedule.mlir
+// RUN: FileCheck %s --check-prefix=FUSED-IR < %t.fused.mlir
+// RUN: %mlir_opt %t.fused.mlir --one-shot-bufferize=bufferize-function-boundaries --convert-linalg-to-loops --scf-forall-to-for --convert-vector-to-scf --expand-strided-metadata --lower-affine --convert-scf-to-cf --convert-vector-to-llvm --finalize-memref-to-llvm --convert-arith-to-llvm --convert-index-to-llvm --convert-ub-to-llvm --convert-func-to-llvm --convert-cf-to-llvm --reconcile-unrealized-casts \
+// RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%c_runner_utils,%runner_utils | FileCheck %s --check-prefix=EXEC
 // RUN: tuner-opt %s --tuner-apply="function=conv_nhwc config=%S/Inputs/conv-decompose-nhwc.json target=%S/../Space/Inputs/avx512-4core.json" > %t.nhwc.mlir
 // RUN: FileCheck %s --check-prefix=NHWC < %t.nhwc.mlir
 // RUN: %mlir_opt %t.nhwc.mlir --one-shot-bufferize=bufferize-function-boundaries --convert-linalg-to-loops --scf-forall-to-for --convert-vector-to-scf --expand-strided-metadata --lower-affine --convert-scf-to-cf --convert-vector-to-llvm --finalize-memref-to-llvm --convert-arith-to-llvm --convert-index-to-llvm --convert-ub-to-llvm --convert-func-to-llvm --convert-cf-to-llvm --reconcile-unrealized-casts \
@@ -57,7 +64,7 @@
 // IR:           } else {
 // IR:           scf.forall.in_parallel
 // IR-NOT:     linalg.conv
-// IR-LABEL: func.func @conv_nhwc(
+// IR-LABEL: func.func @conv_relu(
 
 // SCALAR:      // conv_2d_nchw_fchw_1: tile [1, 0, 0, 0, 0, 0, 0], decompose
 // SCALAR-NOT:  transform.tuner
@@ -70,8 +77,26 @@
 // NHWC-NOT:     linalg.conv
 // NHWC-LABEL: func.func @input(
 
+// FUSED:      // generic_2: tile [1, 0, 2, 0], register tile [0, 0, 0, 16], fuse conv_2d_nchw_fchw_1 (decompose), fill_0, vectorize, parallel
+// FUSED:      %conv_2d_nchw_fchw_1_fused, %generic_2_loop = transform.structured.fuse_into_containing_op %conv_2d_nchw_fchw_1 into %generic_2_forall
+// FUSED-NEXT: transform.structured.tile_using_for %conv_2d_nchw_fchw_1_fused tile_sizes [0, 1, 1, 0, 1, 1, 0] interchange = [1, 2, 0, 3, 4, 5, 6]
+// FUSED-NEXT: transform.structured.decompose %conv_2d_nchw_fchw_1_unit
+// FUSED-NEXT: transform.structured.fuse_into_containing_op %fill_0 into %generic_2_loop
+
+// The convolution's rows of 20 inside each 2-row tile of the ReLU, then
+// the ReLU.
+// FUSED-IR-LABEL: func.func @conv_relu(
+// FUSED-IR:         scf.forall
+// FUSED-IR:           scf.for {{.*}} -> (vector<20xf32>)
+// FUSED-IR-COUNT-3:     vector.fma {{.*}} : vector<20xf32>
+// FUSED-IR:           arith.maximumf {{.*}} : vector<2x2x16xf32>
+// FUSED-IR-NOT:     linalg.conv
+// FUSED-IR-LABEL: func.func @conv_nhwc(
+
 // EXEC: 134
 // EXEC-NEXT: 28088
+// EXEC-NEXT: 36566
+// EXEC-NEXT: 8.72639e+06
 // EXEC-NEXT: -87
 // EXEC-NEXT: -43339
 
@@ -83,6 +108,24 @@ func.func @conv(%in: tensor<2x3x8x22xf32>, %w: tensor<2x3x3x3xf32>) -> tensor<2x
       ins(%in, %w : tensor<2x3x8x22xf32>, tensor<2x3x3x3xf32>)
       outs(%f : tensor<2x2x6x20xf32>) -> tensor<2x2x6x20xf32>
   return %c : tensor<2x2x6x20xf32>
+}
+
+func.func @conv_relu(%in: tensor<2x3x8x22xf32>, %w: tensor<2x3x3x3xf32>) -> tensor<2x2x6x20xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x2x6x20xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x2x6x20xf32>) -> tensor<2x2x6x20xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %w : tensor<2x3x8x22xf32>, tensor<2x3x3x3xf32>)
+      outs(%f : tensor<2x2x6x20xf32>) -> tensor<2x2x6x20xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, f, y, x) -> (n, f, y, x)>,
+                                        affine_map<(n, f, y, x) -> (n, f, y, x)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : tensor<2x2x6x20xf32>) outs(%e : tensor<2x2x6x20xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.maximumf %x, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<2x2x6x20xf32>
+  return %r : tensor<2x2x6x20xf32>
 }
 
 func.func @conv_nhwc(%in: tensor<2x8x22x3xf32>, %w: tensor<3x3x3x4xf32>) -> tensor<2x6x20x4xf32> {
@@ -163,6 +206,9 @@ func.func @main() {
   %out = call @conv(%IN, %W) : (tensor<2x3x8x22xf32>, tensor<2x3x3x3xf32>) -> tensor<2x2x6x20xf32>
   %o = tensor.cast %out : tensor<2x2x6x20xf32> to tensor<?x?x?x?xf32>
   call @checksum(%o) : (tensor<?x?x?x?xf32>) -> ()
+  %relu = call @conv_relu(%IN, %W) : (tensor<2x3x8x22xf32>, tensor<2x3x3x3xf32>) -> tensor<2x2x6x20xf32>
+  %r = tensor.cast %relu : tensor<2x2x6x20xf32> to tensor<?x?x?x?xf32>
+  call @checksum(%r) : (tensor<?x?x?x?xf32>) -> ()
   %in2 = call @input(%c2, %c8, %c22, %c3) : (index, index, index, index) -> tensor<?x?x?x?xf32>
   %w2 = call @input(%c3, %c3, %c3, %c4) : (index, index, index, index) -> tensor<?x?x?x?xf32>
   %IN2 = tensor.cast %in2 : tensor<?x?x?x?xf32> to tensor<2x8x22x3xf32>

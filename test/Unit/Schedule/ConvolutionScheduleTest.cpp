@@ -286,6 +286,18 @@ TEST_F(ConvolutionScheduleTest, PlansOfTheStrategies) {
   fresh.nests = direct->nests;
   fresh.nests[0].convolution = ConvolutionStrategy::Direct;
   EXPECT_EQ(direct->hash(), fresh.hash());
+  // A fused nest's settings make no difference, but for how a convolution
+  // is computed (it is decomposed inside its host's tiles).
+  SchedulePlan fused = *direct;
+  fused.nests.push_back(fused.nests[0]);
+  fused.nests[0].fusedInto = 1;
+  fused.nests[1].producers = {0};
+  SchedulePlan fusedTiled = fused;
+  fusedTiled.nests[0].tile[0] = 1;
+  EXPECT_EQ(fused.hash(), fusedTiled.hash());
+  SchedulePlan fusedDecomposed = fused;
+  fusedDecomposed.nests[0].convolution = ConvolutionStrategy::Decompose;
+  EXPECT_NE(fused.hash(), fusedDecomposed.hash());
 }
 
 TEST_F(ConvolutionScheduleTest, PlanErrorsNameTheParameter) {
