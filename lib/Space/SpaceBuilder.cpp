@@ -466,10 +466,11 @@ private:
                 llvm::formatv("!{0} || {1} != \"direct\"", name, convName)
                     .str()))
           return err;
-        if (auto err = space.addConstraint(
-                llvm::formatv("{0} || {1} == \"direct\"", name, convName)
-                    .str()))
-          return err;
+        // (Unless the convolution is fused into its consumer, whose tiles
+        // and vectorization it then takes: added with the fusion
+        // parameters.)
+        unlessFused[n].push_back(
+            llvm::formatv("{0} || {1} == \"direct\"", name, convName));
         // The product of the innermost tiles of `loops`, and of their extents.
         auto inner = [&](llvm::ArrayRef<size_t> loops) {
           std::vector<std::string> factors;
@@ -497,12 +498,10 @@ private:
                   ? std::vector<size_t>{convolution->decomposeVectorLoop}
                   : convolution->im2colLoops[convolution->im2colVectorGroup];
           auto [length, extent] = inner(loops);
-          if (auto err = space.addConstraint(
-                  llvm::formatv("{0} != \"{1}\" || {2} >= {3}", convName,
-                                stringifyConvolutionStrategy(strategy), length,
-                                std::min(lanes, extent))
-                      .str()))
-            return err;
+          unlessFused[n].push_back(
+              llvm::formatv("{0} != \"{1}\" || {2} >= {3}", convName,
+                            stringifyConvolutionStrategy(strategy), length,
+                            std::min(lanes, extent)));
         }
       }
 
@@ -733,6 +732,15 @@ private:
     // vectorizes (im2col is not applied inside another nest's tiles).
     for (const std::string &nest : convolutionNests) {
       std::string name = nest + ".conv";
+      std::vector<std::string> fused;
+      for (size_t i = 0; i < space.size(); ++i)
+        if (space[i].role == ParamRole::Fuse && space[i].producer == nest)
+          fused.push_back(space[i].name);
+      for (const std::string &rule : unlessFused[nest])
+        if (auto err = space.addConstraint(
+                fused.empty() ? rule
+                              : rule + " || " + llvm::join(fused, " || ")))
+          return err;
       for (size_t i = 0; i < space.size(); ++i) {
         if (space[i].role != ParamRole::Fuse || space[i].producer != nest)
           continue;
@@ -866,6 +874,9 @@ private:
   std::map<std::string, std::vector<std::string>> im2colHosts;
   /// The nests with a conv parameter.
   std::vector<std::string> convolutionNests;
+  /// Per convolution nest, the constraints on its own vectorization that
+  /// do not apply when it is fused into its consumer.
+  std::map<std::string, std::vector<std::string>> unlessFused;
 };
 
 } // namespace
