@@ -107,6 +107,9 @@ enum Stage { Fusion, Order, Tiling, RegisterTiling, Unrolling, VectorParallel, O
 Stage stageOf(const Parameter &parameter) {
   switch (parameter.role) {
   case ParamRole::Fuse:
+  // How a convolution is computed is decided first, like fusion: whether it
+  // may be vectorized depends on it.
+  case ParamRole::Convolution:
     return Fusion;
   case ParamRole::Order:
     return Order;
