@@ -1428,6 +1428,14 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
     canonicalize();
   }
 
+  // Stencils' shifted reads (and constant indices) become windows, which
+  // the vectorizer reads with plain transfers.
+  if (tuner::sliceShiftedOperands(rewriter, roots))
+    canonicalize();
+  // Convolution tiles read input windows whose static sizes hide behind
+  // casts.
+  tuner::foldCastsIntoConvolutions(rewriter, roots);
+
   // 3. Convolution tiles the vectorizer can take. A tile whose windows'
   // reduction loops (kh, kw) all have size 1 reads every operand at plain
   // loop indices once those unit loops are dropped: it becomes a generic
@@ -1485,14 +1493,6 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
     applyInside(rewriter, roots, std::move(patterns));
   }
   canonicalize();
-
-  // Stencils' shifted reads (and constant indices) become windows, which
-  // the vectorizer reads with plain transfers.
-  if (tuner::sliceShiftedOperands(rewriter, roots))
-    canonicalize();
-  // Convolution tiles read input windows whose static sizes hide behind
-  // casts.
-  tuner::foldCastsIntoConvolutions(rewriter, roots);
 
   // 4. Vectorize each linalg op.
   SmallVector<linalg::LinalgOp> ops;

@@ -161,15 +161,22 @@ TEST_F(ConvolutionScheduleTest, SpaceOffersTheStrategies) {
   EXPECT_EQ(choice.fallbackValue(), text("direct"));
   ASSERT_TRUE(space->indexOf(n + ".vectorize").has_value());
 
-  // A direct convolution is not vectorized.
-  llvm::Error error = space->check(
-      configOf(*space, {{n + ".vectorize", ParamValue::boolean(true)},
-                        {n + ".tile.l0", integer(1)},
-                        {n + ".rtile.l3", integer(8)},
-                        {n + ".rtile.l4", integer(1)}}));
+  // A direct convolution is not vectorized, unless its tile is a 1-D
+  // convolution already (the window rule: here the kernel loops kh and kw
+  // cut to size 1).
+  std::vector<std::pair<std::string, ParamValue>> direct = {
+      {n + ".vectorize", ParamValue::boolean(true)},
+      {n + ".tile.l0", integer(1)},
+      {n + ".rtile.l3", integer(8)},
+      {n + ".rtile.l4", integer(1)}};
+  llvm::Error error = space->check(configOf(*space, direct));
   ASSERT_TRUE(bool(error));
-  EXPECT_NE(llvm::toString(std::move(error)).find(".conv != \"direct\""),
+  EXPECT_NE(llvm::toString(std::move(error)).find(".conv != \"direct\" || "),
             std::string::npos);
+  direct.push_back({n + ".rtile.l5", integer(1)});
+  direct.push_back({n + ".rtile.l6", integer(1)});
+  llvm::Error windowRule = space->check(configOf(*space, direct));
+  EXPECT_FALSE(bool(windowRule)) << llvm::toString(std::move(windowRule));
   // Decomposed, it is (and must be); with its unit loops (f, oh, c, kh)
   // left out of the register budget.
   llvm::Error ok = space->check(
@@ -216,19 +223,23 @@ TEST_F(ConvolutionScheduleTest, SpaceOffersTheStrategies) {
   EXPECT_NE(llvm::toString(std::move(error)).find("16 % "),
             std::string::npos);
 
-  // Without the option, and for a layout no strategy applies to, the space
-  // is what it was: no conv parameter and no vectorization.
+  // Without the option, and for a layout no strategy applies to, there is
+  // no conv parameter, and vectorization only under the window rule.
   SpaceOptions options;
   options.convolution = false;
   llvm::Expected<Space> plain = buildSpace(tree, testTarget(), options);
   ASSERT_TRUE(bool(plain)) << llvm::toString(plain.takeError());
   EXPECT_FALSE(plain->indexOf(n + ".conv").has_value());
-  EXPECT_FALSE(plain->indexOf(n + ".vectorize").has_value());
+  EXPECT_TRUE(plain->indexOf(n + ".vectorize").has_value());
+  direct.pop_back();
+  error = plain->check(configOf(*plain, direct));
+  ASSERT_TRUE(bool(error));
+  EXPECT_EQ(llvm::toString(std::move(error)).find(".conv"), std::string::npos);
   ProgramTree fhwc = treeOf(kConvFhwc);
   llvm::Expected<Space> other = buildSpace(fhwc, testTarget());
   ASSERT_TRUE(bool(other)) << llvm::toString(other.takeError());
   EXPECT_FALSE(other->indexOf(fhwc.nests[0].name + ".conv").has_value());
-  EXPECT_FALSE(other->indexOf(fhwc.nests[0].name + ".vectorize").has_value());
+  EXPECT_TRUE(other->indexOf(fhwc.nests[0].name + ".vectorize").has_value());
 }
 
 TEST_F(ConvolutionScheduleTest, PlansOfTheStrategies) {
