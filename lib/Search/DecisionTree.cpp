@@ -107,9 +107,6 @@ enum Stage { Fusion, Order, Tiling, RegisterTiling, Unrolling, VectorParallel, O
 Stage stageOf(const Parameter &parameter) {
   switch (parameter.role) {
   case ParamRole::Fuse:
-  // How a convolution is computed is decided first, like fusion: whether it
-  // may be vectorized depends on it.
-  case ParamRole::Convolution:
     return Fusion;
   case ParamRole::Order:
     return Order;
@@ -123,6 +120,12 @@ Stage stageOf(const Parameter &parameter) {
     return RegisterTiling;
   case ParamRole::Unroll:
     return Unrolling;
+  // How a convolution is computed is decided with its vectorization: a
+  // rewritten convolution is vectorized (by its consumer's vectorization
+  // when it is fused), and a direct one only when its tiles are 1-D
+  // convolutions, so neither decision is feasible without the other (the
+  // space's constraints say so).
+  case ParamRole::Convolution:
   case ParamRole::Vectorize:
   case ParamRole::Parallel:
   case ParamRole::Lowering:
@@ -166,6 +169,17 @@ DecisionTree::build(const Space &space, const DecisionTreeOptions &options) {
   DecisionTree tree;
   tree.space = std::make_shared<const Space>(space);
 
+  // The vectorization of a nest that a convolution with a conv parameter
+  // may be fused into is decided with the convolution's (a convolution
+  // decomposed inside its consumer's tiles needs the consumer vectorized).
+  std::map<std::string, std::string> vectorizedWith;
+  for (size_t i = 0; i < space.size(); ++i)
+    if (space[i].role == ParamRole::Convolution)
+      for (size_t j = 0; j < space.size(); ++j)
+        if (space[j].role == ParamRole::Fuse &&
+            space[j].producer == space[i].nest)
+          vectorizedWith.emplace(space[j].consumer, space[i].nest);
+
   // Parameters grouped by (stage, nest), nests in order of appearance;
   // fusion and role-less parameters are decided one at a time.
   std::map<std::pair<Stage, size_t>, std::vector<size_t>> groups;
@@ -175,10 +189,15 @@ DecisionTree::build(const Space &space, const DecisionTreeOptions &options) {
     const Parameter &parameter = space[i];
     Stage stage = stageOf(parameter);
     size_t key;
-    if (stage == Fusion || stage == Other || parameter.nest.empty())
+    if (stage == Fusion || stage == Other || parameter.nest.empty()) {
       key = nestOrder.size() + (++single) * 1000000;
-    else
-      key = nestOrder.emplace(parameter.nest, nestOrder.size()).first->second;
+    } else {
+      std::string nest = parameter.nest;
+      if (stage == VectorParallel)
+        if (auto it = vectorizedWith.find(nest); it != vectorizedWith.end())
+          nest = it->second;
+      key = nestOrder.emplace(nest, nestOrder.size()).first->second;
+    }
     groups[{stage, key}].push_back(i);
   }
 
