@@ -169,16 +169,19 @@ DecisionTree::build(const Space &space, const DecisionTreeOptions &options) {
   DecisionTree tree;
   tree.space = std::make_shared<const Space>(space);
 
-  // The vectorization of a nest that a convolution with a conv parameter
-  // may be fused into is decided with the convolution's (a convolution
-  // decomposed inside its consumer's tiles needs the consumer vectorized).
-  std::map<std::string, std::string> vectorizedWith;
-  for (size_t i = 0; i < space.size(); ++i)
-    if (space[i].role == ParamRole::Convolution)
-      for (size_t j = 0; j < space.size(); ++j)
-        if (space[j].role == ParamRole::Fuse &&
-            space[j].producer == space[i].nest)
-          vectorizedWith.emplace(space[j].consumer, space[i].nest);
+  // A fusion that the untransformed consumer cannot take (it needs the
+  // consumer's tile loops or its scf.forall) is decided with the
+  // consumer's vectorization and parallelization, after its tiles: decided
+  // first, it would never be a feasible child.
+  Config root = space.defaultConfig();
+  auto fusibleAtRoot = [&](size_t i) {
+    Config fused = root;
+    fused[i] = ParamValue::boolean(true);
+    llvm::Error error = space.check(fused);
+    bool ok = !error;
+    llvm::consumeError(std::move(error));
+    return ok;
+  };
 
   // Parameters grouped by (stage, nest), nests in order of appearance;
   // fusion and role-less parameters are decided one at a time.
@@ -188,16 +191,17 @@ DecisionTree::build(const Space &space, const DecisionTreeOptions &options) {
   for (size_t i = 0; i < space.size(); ++i) {
     const Parameter &parameter = space[i];
     Stage stage = stageOf(parameter);
-    size_t key;
-    if (stage == Fusion || stage == Other || parameter.nest.empty()) {
-      key = nestOrder.size() + (++single) * 1000000;
-    } else {
-      std::string nest = parameter.nest;
-      if (stage == VectorParallel)
-        if (auto it = vectorizedWith.find(nest); it != vectorizedWith.end())
-          nest = it->second;
-      key = nestOrder.emplace(nest, nestOrder.size()).first->second;
+    std::string nest = parameter.nest;
+    if (parameter.role == ParamRole::Fuse && !parameter.consumer.empty() &&
+        space[i].kind == ParamKind::Boolean && !fusibleAtRoot(i)) {
+      stage = VectorParallel;
+      nest = parameter.consumer;
     }
+    size_t key;
+    if (stage == Fusion || stage == Other || nest.empty())
+      key = nestOrder.size() + (++single) * 1000000;
+    else
+      key = nestOrder.emplace(nest, nestOrder.size()).first->second;
     groups[{stage, key}].push_back(i);
   }
 
