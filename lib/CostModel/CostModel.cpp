@@ -664,6 +664,9 @@ bool CostModel::describes(ParamRole role) {
   case ParamRole::Knob:
   case ParamRole::Alternatives:
   case ParamRole::Skew:
+  // (No feature says how a convolution is computed: the execution step
+  // measures per conv stratum.)
+  case ParamRole::Convolution:
     return false;
   }
   return false;

@@ -13,6 +13,12 @@
 //      accumulators out of the reduction loops, lowers the contractions and
 //      unrolls the innermost loops;
 //   5. otherwise, unroll the innermost generated scf.for.
+// A convolution nest computed by im2col is first rewritten into its im2col
+// copy and a contraction, which is then scheduled like the nest (its loops
+// the merged loops of the convolution) with the copy fused into its tile
+// loops; one computed as 1-D convolutions gets the loops
+// ConvolutionInfo::decomposeUnitLoops cut to size 1 inside its register
+// tiles and is decomposed before step 4.
 // Per affine nest: interchange, tile, unroll the innermost loop, parallelize
 // the outermost one; or, skewed (time tiling), fuse the nests inside the band
 // with shifts, skew the band, and tile it, as a wavefront when parallel.
@@ -197,8 +203,11 @@ private:
     for (const NestPlan &plan : plans) {
       if (plan.fusedInto >= 0)
         continue;
-      llvm::Error err = plan.source == NestSource::Linalg ? emitLinalg(plan)
-                                                          : emitAffine(plan);
+      llvm::Error err =
+          plan.source != NestSource::Linalg ? emitAffine(plan)
+          : plan.convolution != ConvolutionStrategy::Direct
+              ? emitConvolution(plan)
+              : emitLinalg(plan);
       if (err)
         return std::move(err);
     }
@@ -232,6 +241,8 @@ private:
       collectFused(plan, names);
       text += ", fuse " + llvm::join(names, ", ");
     }
+    if (plan.convolution != ConvolutionStrategy::Direct)
+      text += ", " + stringifyConvolutionStrategy(plan.convolution).str();
     if (plan.vectorize) {
       text += ", vectorize";
       if (plan.lowering != "outerproduct")
@@ -250,6 +261,12 @@ private:
   void collectFused(const NestPlan &plan, std::vector<std::string> &names) {
     for (int producer : plan.producers) {
       names.push_back(nestOf(plans[producer]).name);
+      if (plans[producer].convolution != ConvolutionStrategy::Direct)
+        names.back() += " (" +
+                        stringifyConvolutionStrategy(
+                            plans[producer].convolution)
+                            .str() +
+                        ")";
       collectFused(plans[producer], names);
     }
   }
@@ -323,9 +340,51 @@ private:
              " = transform.structured.tile_using_for " + current +
              " tile_sizes " + list(host.rtile) + " : " +
              signature(1, 1 + count));
+        current = "%" + tiled;
       }
+      if (producer.convolution == ConvolutionStrategy::Decompose)
+        decomposeFused(producer, current);
       fuseProducers(host, producer, loops, fusible);
     }
+  }
+
+  /// The convolution op table's entry for `plan`'s op.
+  std::optional<ConvolutionInfo> convolutionOf(const NestPlan &plan) const {
+    const LoopNest &nest = nestOf(plan);
+    if (nest.computationIds.size() != 1)
+      return std::nullopt;
+    return convolutionInfo(
+        tree.computations[nest.computationIds.front()].opName);
+  }
+
+  /// A convolution fused into its consumer's tile loops and computed as
+  /// 1-D convolutions: its unit loops cut to size 1 and its vector loop to
+  /// at most 64 (the host's tile is its tile), parallel loops outside the
+  /// reductions, then decomposed; the host's vectorize_tiles vectorizes it.
+  void decomposeFused(const NestPlan &producer, const std::string &handle) {
+    std::optional<ConvolutionInfo> info = convolutionOf(producer);
+    if (!info || !info->supports(ConvolutionStrategy::Decompose))
+      return;
+    std::vector<int64_t> sizes(producer.extents.size(), 0);
+    for (size_t p : info->decomposeUnitLoops)
+      if (p < sizes.size() && producer.extents[p] > 1)
+        sizes[p] = 1;
+    size_t vector = info->decomposeVectorLoop;
+    if (vector < sizes.size() && producer.extents[vector] > 64)
+      sizes[vector] = 64;
+    NestPlan order = producer;
+    order.order.clear();
+    for (bool first : {true, false})
+      for (size_t p = 0; p < sizes.size(); ++p)
+        if ((sizes[p] != 0 && !producer.isReduction[p]) == first)
+          order.order.push_back(p);
+    std::string op = handle;
+    std::vector<LoopHandle> unitLoops;
+    if (llvm::any_of(sizes, [](int64_t s) { return s != 0; }))
+      op = tileFor(order, op, sizes, "unit", unitLoops);
+    std::string decomposed = fresh(handleOf(producer) + "_1d");
+    line("%" + decomposed + " = transform.structured.decompose " + op +
+         " : " + signature(1, 1));
   }
 
   llvm::Error emitLinalg(const NestPlan &plan) {
@@ -457,6 +516,159 @@ private:
          " tile_sizes " + list(plan.skewTile) +
          (plan.parallel ? " wavefront" : "") + " : " +
          signature(1, loops.count));
+    return llvm::Error::success();
+  }
+
+  /// A convolution nest computed by im2col or as 1-D convolutions (see the
+  /// file comment): the steps of emitLinalg around the rewrite.
+  llvm::Error emitConvolution(const NestPlan &plan) {
+    const LoopNest &nest = nestOf(plan);
+    const std::string &n = nest.name;
+    std::optional<ConvolutionInfo> info;
+    if (nest.computationIds.size() == 1)
+      info = convolutionInfo(
+          tree.computations[nest.computationIds.front()].opName);
+    if (!info || !info->supports(plan.convolution))
+      return error("nest '" + n + "' cannot be computed by " +
+                   stringifyConvolutionStrategy(plan.convolution));
+    transformed = true;
+    describe(plan);
+    bool im2col = plan.convolution == ConvolutionStrategy::Im2col;
+
+    // The op whose loops are tiled: the convolution, or the contraction
+    // that im2col turns it into.
+    std::string op = "%" + handleOf(plan);
+    NestPlan loopsPlan = plan;
+    std::string copy;
+    if (im2col) {
+      copy = "%" + fresh(handleOf(plan) + "_im2col");
+      std::string expanded = fresh(handleOf(plan) + "_expanded");
+      std::string contraction = fresh(handleOf(plan) + "_contraction");
+      line(copy + ", %" + expanded +
+           " = transform.structured.convert_conv2d_to_img2col " + op + " : " +
+           signature(1, 2));
+      line("%" + contraction + " = transform.get_producer_of_operand %" +
+           expanded + "[0] : " + signature(1, 1));
+      op = "%" + contraction;
+      loopsPlan = plan.im2colContraction(*info);
+    }
+    const NestPlan &lp = loopsPlan;
+    size_t depth = lp.extents.size();
+
+    // 1. Cache tiles.
+    std::vector<LoopHandle> loops;
+    std::vector<int64_t> forSizes = lp.tile;
+    size_t forallLoops = 0;
+    if (lp.parallel) {
+      std::vector<int64_t> forallSizes(depth, 0);
+      for (size_t d : lp.forallPositions()) {
+        forallSizes[d] = lp.tile[d];
+        forSizes[d] = 0;
+      }
+      if (llvm::all_of(forallSizes, [](int64_t s) { return s == 0; }))
+        return error("nest '" + n +
+                     "' is parallel but none of its parallel loops is tiled: "
+                     "there are no tiles to distribute");
+      std::string tiled = fresh(handleOf(plan) + "_tiled");
+      std::string forall = fresh(handleOf(plan) + "_forall");
+      line("%" + tiled + ", %" + forall +
+           " = transform.structured.tile_using_forall " + op + " tile_sizes " +
+           list(forallSizes) + " : " + signature(1, 2));
+      op = "%" + tiled;
+      loops.push_back({"%" + forall, false});
+      forallLoops = 1;
+    }
+    if (llvm::any_of(forSizes, [](int64_t s) { return s != 0; }))
+      op = tileFor(lp, op, forSizes, "tiled", loops);
+
+    // 2. Fusion: the producers, or the im2col copy, into the tile loops
+    // outside the first reduction loop.
+    size_t fusible = 0;
+    if (lp.parallel)
+      fusible = forallLoops;
+    else
+      while (fusible < loops.size() && !loops[fusible].isReduction)
+        ++fusible;
+    if (!plan.producers.empty()) {
+      if (im2col || fusible == 0) {
+        const NestPlan &first = plans[plan.producers.front()];
+        return error("parameter '" + first.fuseParameter + "' = true: nest '" +
+                     n +
+                     (im2col ? "' is computed by im2col, whose contraction "
+                               "accumulates into a reshaped tensor"
+                             : "' has no tile loop over a parallel dim "
+                               "outside its reduction loops to fuse into"));
+      }
+      fuseProducers(plan, plan, loops, fusible);
+    }
+    if (im2col)
+      for (size_t i = 0; i < fusible; ++i) {
+        std::string fused = fresh(handleOf(plan) + "_im2col_fused");
+        std::string loop = fresh(handleOf(plan) + "_loop");
+        line("%" + fused + ", %" + loop +
+             " = transform.structured.fuse_into_containing_op " + copy +
+             " into " + loops[i].ref + " : " + signature(2, 2));
+        copy = "%" + fused;
+        loops[i].ref = "%" + loop;
+      }
+
+    // 3. Register tiles.
+    std::vector<LoopHandle> registerLoops;
+    if (lp.isRegisterTiled())
+      op = tileFor(lp, op, lp.rtile, "rtiled", registerLoops);
+
+    // Decomposition: unit tiles, then 1-D convolutions.
+    std::vector<LoopHandle> unitLoops;
+    if (plan.convolution == ConvolutionStrategy::Decompose) {
+      std::vector<int64_t> units = plan.decomposeUnitTiles(*info);
+      // The unit loops over parallel dims outside those over reductions,
+      // so that each accumulator row stays in registers across all the
+      // reductions.
+      NestPlan unitOrder = plan;
+      unitOrder.order.clear();
+      for (bool first : {true, false})
+        for (int64_t p : plan.order)
+          if ((units[p] != 0 && !plan.isReduction[p]) == first)
+            unitOrder.order.push_back(p);
+      if (llvm::any_of(units, [](int64_t s) { return s != 0; }))
+        op = tileFor(unitOrder, op, units, "unit", unitLoops);
+      std::string decomposed = fresh(handleOf(plan) + "_1d");
+      line("%" + decomposed + " = transform.structured.decompose " + op +
+           " : " + signature(1, 1));
+      op = "%" + decomposed;
+    }
+
+    // 4. Vectorization.
+    if (plan.vectorize) {
+      std::string target = !loops.empty()           ? loops.front().ref
+                           : !registerLoops.empty() ? registerLoops.front().ref
+                           : !unitLoops.empty()     ? unitLoops.front().ref
+                                                    : op;
+      std::string attributes = "lowering = \"" + plan.lowering + "\"";
+      if (plan.unroll > 1)
+        attributes += ", unroll = " + std::to_string(plan.unroll);
+      line("transform.tuner.vectorize_tiles " + target + " {" + attributes +
+           "} : !transform.any_op");
+      return llvm::Error::success();
+    }
+
+    // 5. Unrolling of the innermost scf.for.
+    if (plan.unroll > 1) {
+      const LoopHandle *innermost = nullptr;
+      if (!unitLoops.empty())
+        innermost = &unitLoops.back();
+      else if (!registerLoops.empty())
+        innermost = &registerLoops.back();
+      else if (loops.size() > forallLoops)
+        innermost = &loops.back();
+      if (!innermost)
+        return error("nest '" + n + "' is unrolled by " +
+                     llvm::Twine(plan.unroll) +
+                     " but has no scf.for loop to unroll (no loop is tiled "
+                     "outside the scf.forall)");
+      line("transform.loop.unroll " + innermost->ref +
+           " {factor = " + llvm::Twine(plan.unroll) + "} : !transform.any_op");
+    }
     return llvm::Error::success();
   }
 

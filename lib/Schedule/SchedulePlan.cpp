@@ -102,7 +102,57 @@ bool NestPlan::isUntouched() const {
   if (source == NestSource::Affine)
     return !isTiled() && !isInterchanged() && unroll == 1 && !parallel && !skew;
   return !isTiled() && !isRegisterTiled() && !vectorize && unroll == 1 &&
-         producers.empty();
+         producers.empty() && convolution == ConvolutionStrategy::Direct;
+}
+
+int64_t NestPlan::innermostTile(size_t p) const {
+  if (rtile[p] != 0)
+    return rtile[p];
+  return tile[p] != 0 ? tile[p] : extents[p];
+}
+
+NestPlan NestPlan::im2colContraction(const ConvolutionInfo &info) const {
+  NestPlan contraction = *this;
+  size_t depth = info.im2colLoops.size();
+  contraction.band.assign(depth, -1);
+  contraction.extents.assign(depth, 1);
+  contraction.isReduction.assign(depth, false);
+  contraction.tile.assign(depth, 0);
+  contraction.rtile.assign(depth, 0);
+  contraction.producers.clear();
+  std::vector<size_t> first(depth, order.size());
+  for (auto [group, loops] : llvm::enumerate(info.im2colLoops)) {
+    int64_t extent = 1, cache = 1, inner = 1;
+    for (size_t p : loops) {
+      if (p >= extents.size())
+        continue;
+      extent *= extents[p];
+      cache *= tile[p] != 0 ? tile[p] : extents[p];
+      inner *= innermostTile(p);
+      contraction.isReduction[group] =
+          contraction.isReduction[group] || isReduction[p];
+      auto at = llvm::find(order, int64_t(p));
+      first[group] = std::min(first[group], size_t(at - order.begin()));
+    }
+    contraction.extents[group] = extent;
+    contraction.tile[group] = cache < extent ? cache : 0;
+    contraction.rtile[group] = inner < cache ? inner : 0;
+  }
+  contraction.order.resize(depth);
+  std::iota(contraction.order.begin(), contraction.order.end(), 0);
+  llvm::sort(contraction.order, [&](int64_t a, int64_t b) {
+    return std::make_pair(first[a], a) < std::make_pair(first[b], b);
+  });
+  return contraction;
+}
+
+std::vector<int64_t>
+NestPlan::decomposeUnitTiles(const ConvolutionInfo &info) const {
+  std::vector<int64_t> sizes(extents.size(), 0);
+  for (size_t p : info.decomposeUnitLoops)
+    if (p < extents.size() && innermostTile(p) > 1)
+      sizes[p] = 1;
+  return sizes;
 }
 
 //===----------------------------------------------------------------------===//
@@ -149,9 +199,16 @@ uint64_t SchedulePlan::hash() const {
   h.add(int64_t(nests.size()));
   for (const NestPlan &plan : nests) {
     h.add(plan.fusedInto);
-    // A fused nest runs inside its host: its own settings are not used.
-    if (plan.fusedInto >= 0)
+    // A fused nest runs inside its host: its own settings are not used,
+    // but for how a convolution is computed (nothing added when directly,
+    // so that hashes of schedules without the parameter stay what they
+    // were).
+    if (plan.fusedInto >= 0) {
+      if (plan.convolution != ConvolutionStrategy::Direct)
+        for (char c : stringifyConvolutionStrategy(plan.convolution))
+          h.add(c);
       continue;
+    }
     if (plan.isUntouched()) {
       h.add(0);
       continue;
@@ -183,6 +240,10 @@ uint64_t SchedulePlan::hash() const {
     // without the parameter stay what they were.
     if (plan.vectorize && plan.lowering != "outerproduct")
       for (char c : plan.lowering)
+        h.add(c);
+    // Likewise the direct convolution.
+    if (plan.convolution != ConvolutionStrategy::Direct)
+      for (char c : stringifyConvolutionStrategy(plan.convolution))
         h.add(c);
     h.add(int64_t(plan.producers.size()));
     for (int producer : plan.producers)
@@ -218,6 +279,8 @@ public:
     if (auto err = readConfig())
       return std::move(err);
     if (auto err = checkFusion())
+      return std::move(err);
+    if (auto err = checkConvolutions())
       return std::move(err);
     return std::move(plan);
   }
@@ -422,6 +485,8 @@ private:
                      "': contraction lowerings apply to linalg nests only");
       nestPlan.lowering = v.getString();
       return llvm::Error::success();
+    case ParamRole::Convolution:
+      return readConvolution(p, v, nestPlan);
     case ParamRole::None:
     case ParamRole::Fuse:
     case ParamRole::Knob:
@@ -456,9 +521,93 @@ private:
     case ParamRole::Lowering:
     case ParamRole::Distribute:
     case ParamRole::Skew:
+    case ParamRole::Convolution:
       return readNestParameter(p, v);
     }
     llvm_unreachable("unknown ParamRole");
+  }
+
+  /// The op of a linalg nest (its one computation's), or "".
+  llvm::StringRef opOf(const NestPlan &nestPlan) const {
+    const LoopNest &nest = tree.nests[nestPlan.nestId];
+    if (nest.computationIds.size() != 1)
+      return "";
+    return tree.computations[nest.computationIds.front()].opName;
+  }
+
+  llvm::Error readConvolution(const Parameter &p, const ParamValue &v,
+                              NestPlan &nestPlan) {
+    std::optional<ConvolutionStrategy> strategy =
+        v.isString() ? parseConvolutionStrategy(v.getString()) : std::nullopt;
+    if (!strategy)
+      return typeError(p, v,
+                       "a convolution strategy (\"direct\", \"im2col\" or "
+                       "\"decompose\")");
+    if (*strategy != ConvolutionStrategy::Direct) {
+      llvm::StringRef op = opOf(nestPlan);
+      std::optional<ConvolutionInfo> info = convolutionInfo(op);
+      if (nestPlan.source != NestSource::Linalg || !info ||
+          !info->supports(*strategy))
+        return error("parameter '" + p.name + "' = " + v.str() + ": nest '" +
+                     nameOf(nestPlan) + "' (" +
+                     (op.empty() ? llvm::StringRef("not one linalg op") : op) +
+                     ") cannot be computed by " +
+                     stringifyConvolutionStrategy(*strategy) +
+                     " (see tuner/Analysis/Convolution.h for the ops that "
+                     "can)");
+      convolutionParameters[nestPlan.nestId] = p.name;
+    }
+    nestPlan.convolution = *strategy;
+    return llvm::Error::success();
+  }
+
+  /// An im2col copy is tiled like the contraction that reads it, through
+  /// maps with floordiv and mod: a tile of merged loops must not wrap
+  /// around an inner loop (e.g. a tile of oh*ow that covers part of two
+  /// rows). In each group, the innermost tiled loop must divide its extent
+  /// and the loops outside it must have tiles of 1, unless it is the
+  /// group's outermost loop.
+  llvm::Error checkConvolutions() {
+    for (NestPlan &nestPlan : plan.nests) {
+      if (nestPlan.convolution != ConvolutionStrategy::Im2col ||
+          nestPlan.fusedInto >= 0)
+        continue;
+      std::optional<ConvolutionInfo> info = convolutionInfo(opOf(nestPlan));
+      if (!info)
+        continue;
+      for (const std::vector<size_t> &group : info->im2colLoops) {
+        auto tileOf = [&](size_t p) {
+          return nestPlan.tile[p] != 0 ? nestPlan.tile[p]
+                                       : nestPlan.extents[p];
+        };
+        size_t i = group.size();
+        while (i > 0 && tileOf(group[i - 1]) == nestPlan.extents[group[i - 1]])
+          --i;
+        if (i <= 1)
+          continue;
+        size_t inner = group[i - 1];
+        bool aligned = nestPlan.extents[inner] % tileOf(inner) == 0;
+        for (size_t j = 0; j + 1 < i; ++j)
+          aligned = aligned && tileOf(group[j]) == 1;
+        if (aligned)
+          continue;
+        std::string loops, tiles;
+        for (size_t j = 0; j < group.size(); ++j) {
+          loops += (j ? ", " : "") + std::to_string(group[j]);
+          tiles += (j ? ", " : "") + std::to_string(tileOf(group[j]));
+        }
+        return error("parameter '" +
+                     convolutionParameters[nestPlan.nestId] +
+                     "' = \"im2col\": nest '" + nameOf(nestPlan) +
+                     "' merges loops [" + loops + "] into one loop of the "
+                     "contraction, and their tile sizes [" + tiles +
+                     "] would cut the im2col copy across an inner loop: the "
+                     "innermost tiled loop of the group must have a tile "
+                     "that divides its extent, and the loops outside it "
+                     "tiles of 1");
+      }
+    }
+    return llvm::Error::success();
   }
 
   llvm::Error readConfig() {
@@ -514,6 +663,8 @@ private:
   const Config &config;
   SchedulePlan plan;
   std::map<std::string, size_t> nestByName;
+  /// The conv parameter of each nest it set to a strategy but direct.
+  std::map<int, std::string> convolutionParameters;
 };
 
 } // namespace

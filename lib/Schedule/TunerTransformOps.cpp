@@ -3,6 +3,7 @@
 #include "tuner/Schedule/TunerTransformOps.h"
 #include "tuner/Analysis/AffineDependences.h"
 #include "tuner/Schedule/TransformExtension.h"
+#include "tuner/Schedule/WindowTransforms.h"
 
 #include "mlir/Analysis/FlatLinearValueConstraints.h"
 
@@ -1428,6 +1429,14 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
     canonicalize();
   }
 
+  // Stencils' shifted reads (and constant indices) become windows, which
+  // the vectorizer reads with plain transfers.
+  if (tuner::sliceShiftedOperands(rewriter, roots))
+    canonicalize();
+  // Convolution tiles read input windows whose static sizes hide behind
+  // casts.
+  tuner::foldCastsIntoConvolutions(rewriter, roots);
+
   // 3. Convolution tiles the vectorizer can take. A tile whose windows'
   // reduction loops (kh, kw) all have size 1 reads every operand at plain
   // loop indices once those unit loops are dropped: it becomes a generic
@@ -1491,6 +1500,7 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
   for (Operation *root : roots)
     root->walk([&](linalg::LinalgOp op) { ops.push_back(op); });
   size_t vectorized = 0;
+  bool convolutions = false;
   for (linalg::LinalgOp op : ops) {
     rewriter.setInsertionPoint(op);
     FailureOr<linalg::VectorizationResult> result = failure();
@@ -1507,6 +1517,7 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
     if (failed(result))
       continue;
     ++vectorized;
+    convolutions |= linalg::isaConvolutionOpInterface(op);
     if (op->getNumResults())
       rewriter.replaceOp(op, result->replacements);
     else
@@ -1540,6 +1551,14 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
     // On buffers, the same for transfers of memrefs that nothing else in
     // the loop writes.
     linalg::hoistRedundantVectorTransfers(root, /*verifyNonZeroTrip=*/true);
+  }
+
+  // The vectors of 1-D convolutions along their output width: unit
+  // reductions as FMAs, unit dims dropped.
+  if (convolutions) {
+    RewritePatternSet patterns(context);
+    tuner::populateConvolutionVectorPatterns(patterns);
+    applyInside(rewriter, roots, std::move(patterns));
   }
 
   // 6. Lower the contractions.

@@ -120,6 +120,12 @@ Stage stageOf(const Parameter &parameter) {
     return RegisterTiling;
   case ParamRole::Unroll:
     return Unrolling;
+  // How a convolution is computed is decided with its vectorization: a
+  // rewritten convolution is vectorized (by its consumer's vectorization
+  // when it is fused), and a direct one only when its tiles are 1-D
+  // convolutions, so neither decision is feasible without the other (the
+  // space's constraints say so).
+  case ParamRole::Convolution:
   case ParamRole::Vectorize:
   case ParamRole::Parallel:
   case ParamRole::Lowering:
@@ -163,6 +169,20 @@ DecisionTree::build(const Space &space, const DecisionTreeOptions &options) {
   DecisionTree tree;
   tree.space = std::make_shared<const Space>(space);
 
+  // A fusion that the untransformed consumer cannot take (it needs the
+  // consumer's tile loops or its scf.forall) is decided with the
+  // consumer's vectorization and parallelization, after its tiles: decided
+  // first, it would never be a feasible child.
+  Config root = space.defaultConfig();
+  auto fusibleAtRoot = [&](size_t i) {
+    Config fused = root;
+    fused[i] = ParamValue::boolean(true);
+    llvm::Error error = space.check(fused);
+    bool ok = !error;
+    llvm::consumeError(std::move(error));
+    return ok;
+  };
+
   // Parameters grouped by (stage, nest), nests in order of appearance;
   // fusion and role-less parameters are decided one at a time.
   std::map<std::pair<Stage, size_t>, std::vector<size_t>> groups;
@@ -171,11 +191,17 @@ DecisionTree::build(const Space &space, const DecisionTreeOptions &options) {
   for (size_t i = 0; i < space.size(); ++i) {
     const Parameter &parameter = space[i];
     Stage stage = stageOf(parameter);
+    std::string nest = parameter.nest;
+    if (parameter.role == ParamRole::Fuse && !parameter.consumer.empty() &&
+        space[i].kind == ParamKind::Boolean && !fusibleAtRoot(i)) {
+      stage = VectorParallel;
+      nest = parameter.consumer;
+    }
     size_t key;
-    if (stage == Fusion || stage == Other || parameter.nest.empty())
+    if (stage == Fusion || stage == Other || nest.empty())
       key = nestOrder.size() + (++single) * 1000000;
     else
-      key = nestOrder.emplace(parameter.nest, nestOrder.size()).first->second;
+      key = nestOrder.emplace(nest, nestOrder.size()).first->second;
     groups[{stage, key}].push_back(i);
   }
 

@@ -186,7 +186,8 @@ static constexpr ParamRole kSpelledRoles[] = {
     ParamRole::Tile,     ParamRole::RegisterTile, ParamRole::Order,
     ParamRole::Unroll,   ParamRole::Vectorize,    ParamRole::Parallel,
     ParamRole::Fuse,     ParamRole::Knob,         ParamRole::Alternatives,
-    ParamRole::Lowering, ParamRole::Distribute,   ParamRole::Skew};
+    ParamRole::Lowering, ParamRole::Distribute,   ParamRole::Skew,
+    ParamRole::Convolution};
 
 StringRef tuner::stringifyParamRole(ParamRole role) {
   switch (role) {
@@ -216,6 +217,8 @@ StringRef tuner::stringifyParamRole(ParamRole role) {
     return "distribute";
   case ParamRole::Skew:
     return "skew";
+  case ParamRole::Convolution:
+    return "conv";
   }
   llvm_unreachable("unknown ParamRole");
 }

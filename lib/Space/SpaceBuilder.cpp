@@ -1,6 +1,7 @@
 //===- SpaceBuilder.cpp - The schedule space of a program -----------------===//
 
 #include "tuner/Space/SpaceBuilder.h"
+#include "tuner/Analysis/Convolution.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -131,6 +132,8 @@ public:
     if (options.fuse)
       if (auto err = addFusion())
         return std::move(err);
+    if (auto err = addConvolutionConstraints())
+      return std::move(err);
     return std::move(space);
   }
 
@@ -206,6 +209,54 @@ private:
     if (windows.empty())
       return std::nullopt;
     return windows;
+  }
+
+  /// Whether the nest is one linalg.generic whose reads index each
+  /// dimension by one loop plus a nonnegative constant, or by a constant
+  /// (a stencil's shifted neighbours, a channel of an image), and whose
+  /// writes are plain: vectorize_tiles reads the shifted operands through
+  /// windows (tensor.extract_slice) at those offsets.
+  bool hasShiftedAccesses(const LoopNest &nest) const {
+    for (int id : nest.computationIds) {
+      const Computation &comp = tree.computations[id];
+      if (comp.opName != "linalg.generic")
+        return false;
+      for (const Access &access : comp.accesses) {
+        if (!access.isAffine)
+          return false;
+        for (const std::vector<int64_t> &row : access.matrix) {
+          if (row.empty() || row.back() < 0 ||
+              (access.isWrite && row.back() != 0))
+            return false;
+          int nonZero = 0;
+          for (size_t c = 0; c + 1 < row.size(); ++c) {
+            if (row[c] == 0)
+              continue;
+            if (row[c] != 1)
+              return false;
+            ++nonZero;
+          }
+          if (nonZero > 1)
+            return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /// The convolution strategies nest `nest` may choose from (nullopt: none
+  /// but the direct one).
+  std::optional<ConvolutionInfo> convolutionOf(const LoopNest &nest) const {
+    if (!options.convolution || nest.source != NestSource::Linalg ||
+        nest.computationIds.size() != 1)
+      return std::nullopt;
+    std::optional<ConvolutionInfo> info =
+        convolutionInfo(tree.computations[nest.computationIds.front()].opName);
+    if (!info || info->strategies().size() < 2 ||
+        (!info->im2colLoops.empty() &&
+         info->im2colLoops.back().back() >= tree.bandOf(nest.id).size()))
+      return std::nullopt;
+    return info;
   }
 
   llvm::Error add(Parameter parameter, const LoopNest *nest, ParamRole role,
@@ -428,21 +479,31 @@ private:
       }
     }
 
+    // How a convolution is computed: as it is, by im2col (a copy of the
+    // input's windows and a contraction) or as 1-D convolutions.
+    std::optional<ConvolutionInfo> convolution = convolutionOf(nest);
+    std::string convName = n + ".conv";
+    if (convolution)
+      if (auto err = addConvolution(nest, *convolution, tileNames, extents,
+                                    parallelLoop))
+        return err;
+
     // Vectorization of the innermost tile (linalg only), offered where the
     // vectorizer can read every operand with plain vector transfers: each
-    // index is one loop or a constant 0 (no stencil shifts); and for
-    // convolutions (a window: the sum of two loops), where every window but
-    // the last (the contiguous one) is cut to size 1 in both its loops, so
-    // that the tile is a 1-D convolution, which the vectorizer handles
-    // (vectorize_tiles decomposes it first).
+    // index is one loop or a constant 0, or (a linalg.generic's reads) one
+    // loop plus a constant or a constant, which vectorize_tiles reads
+    // through windows; for convolutions computed by im2col or as 1-D
+    // convolutions; and for convolution tiles (a window: the sum of two
+    // loops) that are 1-D convolutions already (the window rule below),
+    // which vectorize_tiles decomposes and vectorizes as they are.
     std::optional<std::vector<std::pair<size_t, size_t>>> windows;
     if (isLinalg && !hasPlainAccesses(nest))
       windows = windowedLoops(nest, band);
-    // Two ways to vectorize a convolution tile (vectorize_tiles picks by
-    // the tile's shape): every window's reduction loop (kh, kw) cut to size
-    // 1, vectorized along the output's contiguous dimension; or every window
-    // but the last cut to size 1 in both its loops (a 1-D convolution),
-    // vectorized along the channels.
+    // Two ways to vectorize a convolution tile directly (vectorize_tiles
+    // picks by the tile's shape): every window's reduction loop (kh, kw) cut
+    // to size 1, vectorized along the output's contiguous dimension; or
+    // every window but the last cut to size 1 in both its loops (a 1-D
+    // convolution), vectorized along the channels.
     std::vector<size_t> widthUnits, channelUnits;
     // A window is an output loop plus a reduction (kernel) loop; upstream's
     // 1-D convolution path needs a named convolution op.
@@ -471,9 +532,11 @@ private:
       });
     };
     bool channelsPossible = namedConvolution && cuttable(channelUnits);
-    bool convolution = windows && (cuttable(widthUnits) || channelsPossible);
+    // Whether the window rule can hold for some tiles.
+    bool windowRule = windows && (cuttable(widthUnits) || channelsPossible);
     if (options.vectorize && isLinalg &&
-        (hasPlainAccesses(nest) || convolution)) {
+        (hasPlainAccesses(nest) || hasShiftedAccesses(nest) || convolution ||
+         windowRule)) {
       std::string name = n + ".vectorize";
       Parameter vectorize = Parameter::boolean(name);
       vectorize.defaultValue = ParamValue::boolean(false);
@@ -484,36 +547,54 @@ private:
       // parallel loops) within the registers, the whole tile within 4x.
       int64_t lanes = target.vectorLanes(elementBytes(nest));
       int64_t budget = int64_t(target.numVectorRegisters) * lanes;
-      std::vector<std::string> all, parallel;
-      int64_t constantAll = 1, constantParallel = 1;
-      for (size_t p = 0; p < band.size(); ++p) {
-        // The innermost tile: the register tile when it tiles again.
-        std::string inner =
-            rtileOf(p).empty()
-                ? tileOf(p)
-                : llvm::formatv("min({0}, {1})", tileOf(p), rtileOf(p)).str();
-        if (inner.empty()) {
-          constantAll *= extents[p];
+      // Whether the innermost tile fits, the loops at `unit` cut to size 1
+      // (those of a decomposed convolution).
+      auto fits = [&](llvm::ArrayRef<size_t> unit) {
+        std::vector<std::string> all, parallel;
+        int64_t constantAll = 1, constantParallel = 1;
+        for (size_t p = 0; p < band.size(); ++p) {
+          if (llvm::is_contained(unit, p))
+            continue;
+          // The innermost tile: the register tile when it tiles again.
+          std::string inner =
+              rtileOf(p).empty()
+                  ? tileOf(p)
+                  : llvm::formatv("min({0}, {1})", tileOf(p), rtileOf(p))
+                        .str();
+          if (inner.empty()) {
+            constantAll *= extents[p];
+            if (parallelLoop[p])
+              constantParallel *= extents[p];
+            continue;
+          }
+          all.push_back(inner);
           if (parallelLoop[p])
-            constantParallel *= extents[p];
-          continue;
+            parallel.push_back(inner);
         }
-        all.push_back(inner);
-        if (parallelLoop[p])
-          parallel.push_back(inner);
-      }
-      auto product = [](std::vector<std::string> factors, int64_t constant) {
-        if (constant != 1 || factors.empty())
-          factors.push_back(std::to_string(constant));
-        return llvm::join(factors, " * ");
+        auto product = [](std::vector<std::string> factors, int64_t constant) {
+          if (constant != 1 || factors.empty())
+            factors.push_back(std::to_string(constant));
+          return llvm::join(factors, " * ");
+        };
+        return llvm::formatv("({0} <= {1} && {2} <= {3})",
+                             product(parallel, constantParallel), budget,
+                             product(all, constantAll), 4 * budget)
+            .str();
       };
-      if (auto err = space.addConstraint(
-              llvm::formatv("!{0} || ({1} <= {2} && {3} <= {4})", name,
-                            product(parallel, constantParallel), budget,
-                            product(all, constantAll), 4 * budget)
-                  .str()))
+      std::string rule = "!" + name + " || " + fits({});
+      if (convolution && convolution->supports(ConvolutionStrategy::Decompose))
+        rule = llvm::formatv("!{0} || ({1} == \"decompose\" && {2}) || ({1} "
+                             "!= \"decompose\" && {3})",
+                             name, convName,
+                             fits(convolution->decomposeUnitLoops), fits({}))
+                   .str();
+      if (auto err = space.addConstraint(rule))
         return err;
-      if (convolution) {
+      // The window rule: a convolution tile is vectorized as it is (conv
+      // "direct", or a nest without a conv parameter) only when it is a 1-D
+      // convolution already.
+      std::string window = "true";
+      if (windowRule) {
         // "The loops at `positions` have an innermost tile of 1".
         auto unitTiles = [&](llvm::ArrayRef<size_t> positions) {
           if (!cuttable(positions))
@@ -535,16 +616,70 @@ private:
         std::string width = unitTiles(widthUnits);
         std::string channels =
             channelsPossible ? unitTiles(channelUnits) : std::string("false");
-        if (width != "true" && channels != "true")
+        window = width == "true" || channels == "true"
+                     ? std::string("true")
+                     : width + " || " + channels;
+      } else if (windows || convolution) {
+        window = "false";
+      }
+      if (!convolution && window != "true")
+        if (auto err = space.addConstraint(
+                llvm::formatv("!{0} || {1}", name, window).str()))
+          return err;
+      // A convolution with a conv parameter is vectorized directly only by
+      // the window rule, otherwise once rewritten, and is rewritten only to
+      // be vectorized; its vectors hold at least one register's worth of
+      // lanes (or the whole dim when it is shorter).
+      if (convolution) {
+        if (window != "true")
           if (auto err = space.addConstraint(
-                  llvm::formatv("!{0} || {1} || {2}", name, width, channels)
+                  llvm::formatv("!{0} || {1} != \"direct\"{2}", name, convName,
+                                window == "false" ? std::string()
+                                                  : " || " + window)
                       .str()))
             return err;
+        // (Unless the convolution is fused into its consumer, whose tiles
+        // and vectorization it then takes: added with the fusion
+        // parameters.)
+        unlessFused[n].push_back(
+            llvm::formatv("{0} || {1} == \"direct\"", name, convName));
+        // The product of the innermost tiles of `loops`, and of their extents.
+        auto inner = [&](llvm::ArrayRef<size_t> loops) {
+          std::vector<std::string> factors;
+          int64_t constant = 1, extent = 1;
+          for (size_t p : loops) {
+            extent *= extents[p];
+            if (tileOf(p).empty())
+              constant *= extents[p];
+            else if (rtileOf(p).empty())
+              factors.push_back(tileOf(p));
+            else
+              factors.push_back(
+                  llvm::formatv("min({0}, {1})", tileOf(p), rtileOf(p)));
+          }
+          if (constant != 1 || factors.empty())
+            factors.push_back(std::to_string(constant));
+          return std::make_pair(llvm::join(factors, " * "), extent);
+        };
+        for (ConvolutionStrategy strategy :
+             {ConvolutionStrategy::Decompose, ConvolutionStrategy::Im2col}) {
+          if (!convolution->supports(strategy))
+            continue;
+          std::vector<size_t> loops =
+              strategy == ConvolutionStrategy::Decompose
+                  ? std::vector<size_t>{convolution->decomposeVectorLoop}
+                  : convolution->im2colLoops[convolution->im2colVectorGroup];
+          auto [length, extent] = inner(loops);
+          unlessFused[n].push_back(
+              llvm::formatv("{0} != \"{1}\" || {2} >= {3}", convName,
+                            stringifyConvolutionStrategy(strategy), length,
+                            std::min(lanes, extent)));
+        }
       }
 
       // How a contraction's micro-kernel is lowered.
-      bool contraction =
-          llvm::is_contained(parallelLoop, false) && !convolution;
+      bool contraction = llvm::is_contained(parallelLoop, false) &&
+                         !convolution && !windows;
       if (options.contractionLowering && contraction) {
         std::string lowering = n + ".lowering";
         Parameter choice = Parameter::categorical(
@@ -753,6 +888,147 @@ private:
             .str());
   }
 
+  /// The `conv` parameter of a convolution nest and what im2col needs: a
+  /// tile loop over a parallel dim that the im2col copy is fused into (so
+  /// that it is built a tile at a time), and tiles of merged loops that do
+  /// not wrap around an inner loop (see checkConvolutions in
+  /// SchedulePlan.cpp).
+  llvm::Error addConvolution(const LoopNest &nest, const ConvolutionInfo &info,
+                             llvm::ArrayRef<std::string> tileNames,
+                             llvm::ArrayRef<int64_t> extents,
+                             const std::vector<bool> &parallelLoop) {
+    const std::string &n = nest.name;
+    std::string name = n + ".conv";
+    std::vector<std::string> values;
+    for (ConvolutionStrategy strategy : info.strategies())
+      values.push_back(stringifyConvolutionStrategy(strategy).str());
+    Parameter choice = Parameter::categorical(name, values);
+    choice.defaultValue = ParamValue::string("direct");
+    choice.description =
+        "how the convolution is computed: as it is (direct), as an im2col "
+        "copy of the input and a contraction (im2col), or as 1-D "
+        "convolutions along the output width (decompose)";
+    if (auto err = add(std::move(choice), &nest, ParamRole::Convolution))
+      return err;
+    convolutionNests.push_back(n);
+    if (!info.supports(ConvolutionStrategy::Im2col))
+      return llvm::Error::success();
+    std::string im2col = name + " != \"im2col\"";
+    // "Loop p has tile `value`" (true when p has no tile parameter and its
+    // extent is `value`).
+    auto tileIs = [&](size_t p, int64_t value) {
+      if (tileNames[p].empty())
+        return std::string(extents[p] == value ? "true" : "false");
+      return llvm::formatv("{0} == {1}", tileNames[p], value).str();
+    };
+    for (const std::vector<size_t> &group : info.im2colLoops) {
+      if (group.size() < 2)
+        continue;
+      // Member i is the innermost tiled one (i = 0: the outermost, or none
+      // is tiled): the members inside it are not tiled, and unless it is
+      // the outermost, its tile divides its extent and those outside it
+      // have tiles of 1.
+      std::vector<std::string> cases;
+      for (size_t i = 0; i < group.size(); ++i) {
+        std::vector<std::string> terms;
+        for (size_t j = i + 1; j < group.size(); ++j)
+          terms.push_back(tileIs(group[j], extents[group[j]]));
+        if (i > 0) {
+          size_t inner = group[i];
+          if (!tileNames[inner].empty())
+            terms.push_back(llvm::formatv("{0} % {1} == 0", extents[inner],
+                                          tileNames[inner]));
+          for (size_t j = 0; j < i; ++j)
+            terms.push_back(tileIs(group[j], 1));
+        }
+        llvm::erase_if(terms, [](const std::string &t) { return t == "true"; });
+        if (llvm::is_contained(terms, "false"))
+          continue;
+        cases.push_back(terms.empty() ? std::string("true")
+                                      : "(" + llvm::join(terms, " && ") + ")");
+      }
+      if (cases.empty() || llvm::is_contained(cases, "true"))
+        continue;
+      if (auto err = space.addConstraint(
+              im2col + " || " + llvm::join(cases, " || ")))
+        return err;
+    }
+    // A tile loop for the im2col copy: the scf.forall of a parallel nest
+    // (added with the parallel parameter), or a tiled parallel loop first.
+    std::vector<std::string> hosts;
+    std::string order = n + ".order";
+    for (size_t p = 0; p < tileNames.size(); ++p) {
+      if (!parallelLoop[p] || tileNames[p].empty())
+        continue;
+      std::string first =
+          space.indexOf(order)
+              ? llvm::formatv("{0}[0] == {1}", order, p).str()
+              : (p == 0 ? "true" : "false");
+      if (first != "false")
+        hosts.push_back(llvm::formatv("({0} && {1} < {2})", first,
+                                      tileNames[p], extents[p]));
+    }
+    im2colHosts[n] = hosts;
+    return llvm::Error::success();
+  }
+
+  /// Constraints of convolution nests that read parameters added after
+  /// them: the parallel switch hosts an im2col copy too, and nothing is
+  /// fused into an im2col contraction (its accumulator is a reshaped
+  /// tensor).
+  llvm::Error addConvolutionConstraints() {
+    for (auto &[nest, hosts] : im2colHosts) {
+      std::string name = nest + ".conv";
+      std::vector<std::string> rule = hosts;
+      if (space.indexOf(nest + ".parallel"))
+        rule.push_back(nest + ".parallel");
+      if (auto err = space.addConstraint(
+              llvm::formatv("{0} != \"im2col\" || {1}", name,
+                            rule.empty() ? std::string("false")
+                                         : llvm::join(rule, " || "))
+                  .str()))
+        return err;
+      for (size_t i = 0; i < space.size(); ++i)
+        if (space[i].role == ParamRole::Fuse && space[i].consumer == nest)
+          if (auto err = space.addConstraint(
+                  llvm::formatv("!{0} || {1} != \"im2col\"", space[i].name,
+                                name)
+                      .str()))
+            return err;
+    }
+    // A convolution fused into its consumer is computed there directly, or
+    // decomposed into 1-D convolutions that the consumer's vectorization
+    // vectorizes (im2col is not applied inside another nest's tiles).
+    for (const std::string &nest : convolutionNests) {
+      std::string name = nest + ".conv";
+      std::vector<std::string> fused;
+      for (size_t i = 0; i < space.size(); ++i)
+        if (space[i].role == ParamRole::Fuse && space[i].producer == nest)
+          fused.push_back(space[i].name);
+      for (const std::string &rule : unlessFused[nest])
+        if (auto err = space.addConstraint(
+                fused.empty() ? rule
+                              : rule + " || " + llvm::join(fused, " || ")))
+          return err;
+      for (size_t i = 0; i < space.size(); ++i) {
+        if (space[i].role != ParamRole::Fuse || space[i].producer != nest)
+          continue;
+        std::string vectorize = space[i].consumer + ".vectorize";
+        if (auto err = space.addConstraint(
+                llvm::formatv("!{0} || {1} == \"direct\"{2}", space[i].name,
+                              name,
+                              space.indexOf(vectorize)
+                                  ? " || (" + name +
+                                        " == \"decompose\" && " + vectorize +
+                                        ")"
+                                  : std::string())
+                    .str()))
+          return err;
+      }
+    }
+    return llvm::Error::success();
+  }
+
   llvm::Error addFusion() {
     /// One fuse parameter and where the fusion is possible.
     struct Fusion {
@@ -875,6 +1151,14 @@ private:
   const Target &target;
   const SpaceOptions &options;
   Space space;
+  /// Per convolution nest that may use im2col, the terms that give its
+  /// copy a tile loop besides the parallel switch.
+  std::map<std::string, std::vector<std::string>> im2colHosts;
+  /// The nests with a conv parameter.
+  std::vector<std::string> convolutionNests;
+  /// Per convolution nest, the constraints on its own vectorization that
+  /// do not apply when it is fused into its consumer.
+  std::map<std::string, std::vector<std::string>> unlessFused;
 };
 
 } // namespace

@@ -17,7 +17,8 @@
 // RUN: FileCheck %s --check-prefix=CHANNELS < %t.channels.mlir
 // RUN: %mlir_opt %s --load-dialect-plugin=%tuner_plugin --transform-preload-library=transform-library-paths=%t.channels.schedule.mlir --transform-interpreter > %t.channels.replayed.mlir
 // RUN: diff %t.channels.mlir %t.channels.replayed.mlir
-// The space offers vectorization with either way's window rule.
+// The space offers vectorization of the direct convolution with either
+// way's window rule (besides its rewrites, conv != "direct").
 // RUN: tuner-opt %s --tuner-extract-space -o /dev/null | FileCheck %s --check-prefix=SPACE
 // RUN: tuner-measure %s %t.width.mlir %t.channels.mlir --function conv --min-time 0.001 | FileCheck %s --check-prefix=VERIFIED
 
@@ -33,7 +34,7 @@
 // CHANNELS-NOT:   linalg.conv_2d
 // CHANNELS:       return
 
-// SPACE: "!conv_2d_nchw_fchw_1.vectorize || ((conv_2d_nchw_fchw_1.tile.l5 == 1 || conv_2d_nchw_fchw_1.rtile.l5 == 1) && (conv_2d_nchw_fchw_1.tile.l6 == 1 || conv_2d_nchw_fchw_1.rtile.l6 == 1)) || ((conv_2d_nchw_fchw_1.tile.l2 == 1 || conv_2d_nchw_fchw_1.rtile.l2 == 1) && (conv_2d_nchw_fchw_1.tile.l5 == 1 || conv_2d_nchw_fchw_1.rtile.l5 == 1))"
+// SPACE: "!conv_2d_nchw_fchw_1.vectorize || conv_2d_nchw_fchw_1.conv != \"direct\" || ((conv_2d_nchw_fchw_1.tile.l5 == 1 || conv_2d_nchw_fchw_1.rtile.l5 == 1) && (conv_2d_nchw_fchw_1.tile.l6 == 1 || conv_2d_nchw_fchw_1.rtile.l6 == 1)) || ((conv_2d_nchw_fchw_1.tile.l2 == 1 || conv_2d_nchw_fchw_1.rtile.l2 == 1) && (conv_2d_nchw_fchw_1.tile.l5 == 1 || conv_2d_nchw_fchw_1.rtile.l5 == 1))"
 // SPACE-NOT: "name": "conv_2d_nchw_fchw_1.lowering"
 // SPACE: "name": "conv_2d_nchw_fchw_1.vectorize"
 

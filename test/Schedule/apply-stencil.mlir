@@ -11,6 +11,16 @@
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%c_runner_utils,%runner_utils | FileCheck %s --check-prefix=EXEC
 // RUN: %mlir_opt %t.tuned.mlir --one-shot-bufferize=bufferize-function-boundaries --convert-linalg-to-loops --convert-vector-to-scf --expand-strided-metadata --lower-affine --convert-scf-to-cf --convert-vector-to-llvm --finalize-memref-to-llvm --convert-arith-to-llvm --convert-index-to-llvm --convert-ub-to-llvm --convert-func-to-llvm --convert-cf-to-llvm --reconcile-unrealized-casts \
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%c_runner_utils,%runner_utils | FileCheck %s --check-prefix=EXEC
+//
+// Vectorized: vectorize_tiles reads each shifted operand through a window
+// (tensor.extract_slice at the shift) with a plain map, which upstream's
+// vectorizer takes; rows of 16 floats, 4 rows per core's tile.
+// RUN: tuner-opt %s --tuner-apply="function=stencil config=%S/Inputs/stencil-vectorize.json target=%S/../Space/Inputs/avx512-4core.json schedule-output=%t.vec.schedule.mlir" > %t.vec.mlir
+// RUN: FileCheck %s --check-prefix=VEC < %t.vec.mlir
+// RUN: %mlir_opt %s --load-dialect-plugin=%tuner_plugin --transform-preload-library=transform-library-paths=%t.vec.schedule.mlir --transform-interpreter > %t.vec.replayed.mlir
+// RUN: diff %t.vec.mlir %t.vec.replayed.mlir
+// RUN: %mlir_opt %t.vec.mlir --one-shot-bufferize=bufferize-function-boundaries --convert-linalg-to-loops --scf-forall-to-for --convert-vector-to-scf --expand-strided-metadata --lower-affine --convert-scf-to-cf --convert-vector-to-llvm --finalize-memref-to-llvm --convert-arith-to-llvm --convert-index-to-llvm --convert-ub-to-llvm --convert-func-to-llvm --convert-cf-to-llvm --reconcile-unrealized-casts \
+// RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%c_runner_utils,%runner_utils | FileCheck %s --check-prefix=EXEC
 
 // SCRIPT:      %generic_0 = transform.structured.match interface{LinalgOp} in %func
 // SCRIPT-NEXT: // generic_0: tile [8, 8], order [1, 0], register tile [2, 0], unroll 2
@@ -27,6 +37,14 @@
 // IR:             scf.for %{{.*}} = %c0 to %c8 step %c4
 // IR-COUNT-2:       linalg.generic {{.*}} outs(%{{.*}} : tensor<2x8xf32>)
 // IR-LABEL: func.func @input(
+
+// VEC-LABEL: func.func @stencil(
+// VEC:         scf.forall (%{{.*}}) in (4)
+// VEC:           scf.for
+// VEC-COUNT-4:     vector.transfer_read {{.*}} : tensor<1x16xf32>, vector<1x16xf32>
+// VEC-NOT:         linalg.generic
+// VEC:           scf.forall.in_parallel
+// VEC-LABEL: func.func @input(
 
 // EXEC: 758
 // EXEC-NEXT: 17863

@@ -228,3 +228,27 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// vectorize_tiles cannot vectorize a 2-D convolution (upstream's vectorizer
+// takes 1-D convolutions only): the space offers vectorization only to
+// convolutions computed by im2col or decomposition.
+
+func.func @direct(%in: tensor<1x1x4x10xf32>, %w: tensor<1x1x3x3xf32>,
+                  %out: tensor<1x1x2x8xf32>) -> tensor<1x1x2x8xf32> {
+  // expected-note @below {{target}}
+  %r = linalg.conv_2d_nchw_fchw
+      {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %w : tensor<1x1x4x10xf32>, tensor<1x1x3x3xf32>)
+      outs(%out : tensor<1x1x2x8xf32>) -> tensor<1x1x2x8xf32>
+  return %r : tensor<1x1x2x8xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %conv = transform.structured.match ops{["linalg.conv_2d_nchw_fchw"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{no linalg op inside could be vectorized}}
+    transform.tuner.vectorize_tiles %conv : !transform.any_op
+    transform.yield
+  }
+}

@@ -129,9 +129,9 @@ public:
   static constexpr int64_t kOldestFormatVersion = 2;
 
   /// Whether the feature layout describes what the parameters of `role` do
-  /// to a schedule (skewing, a Transform script's knobs and a user's
-  /// parameters it does not), so that the model's predictions can rank
-  /// configs that differ in them.
+  /// to a schedule (skewing, how a convolution is computed, a Transform
+  /// script's knobs and a user's parameters it does not), so that the
+  /// model's predictions can rank configs that differ in them.
   static bool describes(ParamRole role);
 
   /// Reads a model file. Fails with a message naming the file on a missing

@@ -58,6 +58,7 @@ template <typename PassT> SpaceOptions readSpaceOptions(const PassT &pass) {
   options.contractionLowering = pass.contractionLowering;
   options.distribution = pass.distribution;
   options.skew = pass.skew;
+  options.convolution = pass.convolution;
   return options;
 }
 

@@ -41,6 +41,9 @@ defvar TunerSpaceOptions = [
     Option<"skew", "skew", "bool", /*default=*/"true",
            "Offer skewing (time tiling, wavefronts) for affine bands that "
            "are not fully permutable">,
+    Option<"convolution", "convolution", "bool", /*default=*/"true",
+           "Offer how convolutions are computed (direct, im2col, "
+           "decomposed into 1-D convolutions)">,
 ];
 
 def TunerPrintProgram : Pass<"tuner-print-program", "mlir::ModuleOp"> {

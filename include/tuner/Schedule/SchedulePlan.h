@@ -13,6 +13,7 @@
 #ifndef TUNER_SCHEDULE_SCHEDULEPLAN_H
 #define TUNER_SCHEDULE_SCHEDULEPLAN_H
 
+#include "tuner/Analysis/Convolution.h"
 #include "tuner/Analysis/ProgramTree.h"
 #include "tuner/Space/Space.h"
 
@@ -72,6 +73,12 @@ struct NestPlan {
   std::vector<int> skewBand;
   std::vector<int64_t> skewExtents;
   std::vector<int64_t> skewTile;
+  /// How a convolution nest is computed (the `conv` parameter): as it is,
+  /// as an im2col copy and a contraction (whose loops, see
+  /// im2colContraction(), the tile sizes and order then describe), or as
+  /// 1-D convolutions (the loops ConvolutionInfo::decomposeUnitLoops cut
+  /// to size 1 inside the register tiles).
+  ConvolutionStrategy convolution = ConvolutionStrategy::Direct;
 
   bool isTiled() const;
   bool isRegisterTiled() const;
@@ -109,6 +116,23 @@ struct NestPlan {
   size_t fusedDepth() const {
     return skewBand.size() > band.size() ? skewBand.size() - band.size() : 0;
   }
+
+  /// For a convolution computed by im2col: the plan of the contraction it
+  /// becomes, one loop per group of `info.im2colLoops` (extent, cache and
+  /// register tile: the products of the group's; a reduction when the
+  /// group is; ordered by the first of its loops in `order`), with the same
+  /// unroll, vectorization, lowering and parallelization, and no producers
+  /// (fusion into it is not possible: its accumulator is a reshaped
+  /// tensor).
+  NestPlan im2colContraction(const ConvolutionInfo &info) const;
+  /// For a convolution computed by decomposition: the unit tile sizes cut
+  /// inside the register tiles (1 on each loop of
+  /// `info.decomposeUnitLoops` whose innermost tile is larger, 0
+  /// elsewhere).
+  std::vector<int64_t> decomposeUnitTiles(const ConvolutionInfo &info) const;
+  /// Size of the innermost tile of band position `p`: its register tile,
+  /// else its cache tile, else its extent.
+  int64_t innermostTile(size_t p) const;
 };
 
 /// What a config says about every nest of a program.

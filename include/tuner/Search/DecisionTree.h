@@ -11,7 +11,11 @@
 // The tree is built from a Space alone, through the parameters' typed roles
 // and nests (ParamRole, see tuner/Space/SpaceBuilder.h); parameters without
 // a schedule role (None, Knob, Alternatives) are decided last, one decision
-// each.
+// each. Parameters that are only feasible together are decided together:
+// skewing with the tile sizes, how a convolution is computed (conv) with
+// the vectorization of its nest, and a fusion that the untransformed
+// consumer cannot take (it needs the consumer's tile loops or scf.forall)
+// with the consumer's vectorization and parallelization.
 //
 //===----------------------------------------------------------------------===//
 

@@ -74,12 +74,16 @@ enum class ParamRole {
   /// the sibling nests of its innermost loop fused, becomes fully
   /// permutable), so that its tile sizes apply to the skewed band and
   /// `parallel` runs its tiles as a wavefront.
-  Skew
+  Skew,
+  /// "conv": how the convolution of nest `nest` is computed ("direct",
+  /// "im2col": an im2col copy and a contraction, "decompose": 1-D
+  /// convolutions; see tuner/Analysis/Convolution.h).
+  Convolution
 };
 
 /// The name of a role in JSON: "tile", "rtile", "order", "unroll",
 /// "vectorize", "parallel", "fuse", "knob", "alternatives", "lowering",
-/// "distribute", "skew";
+/// "distribute", "skew", "conv";
 /// "none" for None,
 /// which JSON spells by leaving the role out.
 llvm::StringRef stringifyParamRole(ParamRole role);

@@ -18,6 +18,7 @@
 //   Lowering      nest=N          how its contractions are lowered
 //   Parallel      nest=N          run the outer tile loops on all cores
 //   Distribute    nest=N          all tiled parallel loops, or the outer one
+//   Convolution   nest=N          direct, im2col or decomposed convolution
 //   Fuse          producer=P consumer=C   fuse nest P into C's tile loops
 //
 //===----------------------------------------------------------------------===//
@@ -53,6 +54,10 @@ struct SpaceOptions {
   /// band, and wavefront parallelism. Off: such bands are only strip-mined
   /// along their outermost loop, as before.
   bool skew = true;
+  /// Offer how a convolution nest is computed (direct, im2col, decomposed
+  /// into 1-D convolutions; see tuner/Analysis/Convolution.h) as a
+  /// parameter, and the vectorization its rewrites make possible.
+  bool convolution = true;
   std::vector<int64_t> unrollFactors = {1, 2, 4, 8};
   /// At most this many tile-size candidates per loop (divisors of the
   /// extent, spread evenly in log scale, always including 1 and the extent).

@@ -134,6 +134,73 @@ TEST(DecisionTree, LevelsFollowTheTiramisuOrder) {
   }
 }
 
+/// Every leaf of `tree` (configs decided at every level).
+std::vector<Config> leaves(const DecisionTree &tree) {
+  std::vector<Config> level = {tree.root()};
+  for (size_t l = 0; l < tree.depth(); ++l) {
+    std::vector<Config> next;
+    for (const Config &node : level)
+      for (Config &kid : tree.children(node, l))
+        next.push_back(std::move(kid));
+    // A level whose choices are all infeasible keeps its parent.
+    if (!next.empty())
+      level = std::move(next);
+  }
+  return level;
+}
+
+TEST(DecisionTree, ConvolutionsAndFusionsAreDecidedWhenTheyAreFeasible) {
+  // conv_0 (a convolution with a conv parameter) fused into relu_1 or not;
+  // a rewritten convolution is vectorized, by relu_1 when fused; a direct
+  // one is not vectorized (its tiles are no 1-D convolutions); relu_1 takes
+  // the fusion only in parallel (into its scf.forall).
+  Space space;
+  auto add = [&](Parameter parameter, ParamRole role, const char *nest) {
+    parameter.role = role;
+    parameter.nest = nest;
+    llvm::Error error = space.addParameter(std::move(parameter));
+    EXPECT_FALSE(bool(error)) << llvm::toString(std::move(error));
+  };
+  add(Parameter::categorical("conv_0.conv", {"direct", "im2col", "decompose"}),
+      ParamRole::Convolution, "conv_0");
+  add(Parameter::boolean("conv_0.vectorize"), ParamRole::Vectorize, "conv_0");
+  add(Parameter::boolean("relu_1.vectorize"), ParamRole::Vectorize, "relu_1");
+  add(Parameter::boolean("relu_1.parallel"), ParamRole::Parallel, "relu_1");
+  Parameter fuse = Parameter::boolean("fuse.conv_0.relu_1");
+  fuse.role = ParamRole::Fuse;
+  fuse.producer = "conv_0";
+  fuse.consumer = "relu_1";
+  ASSERT_FALSE(bool(space.addParameter(std::move(fuse))));
+  for (const char *constraint :
+       {"!conv_0.vectorize || conv_0.conv != \"direct\"",
+        "conv_0.vectorize || conv_0.conv == \"direct\" || fuse.conv_0.relu_1",
+        "!fuse.conv_0.relu_1 || conv_0.conv == \"direct\" || "
+        "(conv_0.conv == \"decompose\" && relu_1.vectorize)",
+        "!fuse.conv_0.relu_1 || relu_1.parallel"})
+    ASSERT_FALSE(bool(space.addConstraint(constraint)));
+  llvm::Expected<DecisionTree> tree = DecisionTree::build(space);
+  ASSERT_TRUE(bool(tree)) << llvm::toString(tree.takeError());
+  // conv with conv_0's vectorization; the fusion, which the untransformed
+  // relu_1 cannot take, with relu_1's parallelization.
+  std::vector<std::string> names;
+  for (size_t i = 0; i < tree->depth(); ++i)
+    names.push_back(tree->getDecision(i).name);
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "conv_0 vectorization and parallelization",
+                       "relu_1 vectorization and parallelization"}));
+  // Every strategy the space holds is a leaf: decomposed or by im2col and
+  // vectorized, and decomposed inside the vectorized consumer.
+  std::set<std::string> reached;
+  for (const Config &leaf : leaves(*tree)) {
+    EXPECT_FALSE(bool(space.check(leaf)));
+    reached.insert(leaf[0].str() + (leaf[1].getBoolean() ? " vec" : "") +
+                   (leaf[4].getBoolean() ? " fused" : ""));
+  }
+  EXPECT_TRUE(reached.count("\"decompose\" vec"));
+  EXPECT_TRUE(reached.count("\"im2col\" vec"));
+  EXPECT_TRUE(reached.count("\"decompose\" vec fused"));
+}
+
 TEST(Search, RandomIsReproducibleAndNeverRepeats) {
   Space space = matmulSpace();
   llvm::Expected<ChainOfTrees> chain = ChainOfTrees::build(space);

@@ -248,7 +248,7 @@ TEST(SpaceBuilder, FusionOfTensorEdges) {
   EXPECT_FALSE(bool(ok)) << llvm::toString(std::move(ok));
 }
 
-TEST(SpaceBuilder, ShiftedAccessesAreNotVectorized) {
+TEST(SpaceBuilder, ShiftedAccessesOfGenericsAreVectorized) {
   ProgramTree tree;
   tree.functionName = "stencil";
   addLinalgNest(tree, "generic_0", {{16, false}, {16, false}});
@@ -258,14 +258,34 @@ TEST(SpaceBuilder, ShiftedAccessesAreNotVectorized) {
   ASSERT_TRUE(bool(space)) << llvm::toString(space.takeError());
   EXPECT_TRUE(space->indexOf("generic_0.vectorize").has_value());
 
-  // A read of A[i + 1][j] is a stencil shift: the vectorizer cannot do it.
+  // A read of A[i + 1][j] is a stencil shift, and A[2][i][j] a constant
+  // index: vectorize_tiles reads them through windows at those offsets.
   Access shifted{1, false, {{1, 0, 1}, {0, 1, 0}}};
-  tree.computations[0].accesses = {plain, shifted};
+  Access channel{2, false, {{0, 0, 2}, {1, 0, 0}, {0, 1, 0}}};
+  tree.computations[0].accesses = {plain, shifted, channel};
+  space = buildSpace(tree, testTarget());
+  ASSERT_TRUE(bool(space)) << llvm::toString(space.takeError());
+  EXPECT_TRUE(space->indexOf("generic_0.vectorize").has_value());
+
+  // Not a shifted write, nor a negative shift, nor shifts of a named op.
+  Access shiftedWrite{1, true, {{1, 0, 1}, {0, 1, 0}}};
+  tree.computations[0].accesses = {plain, shiftedWrite};
   space = buildSpace(tree, testTarget());
   ASSERT_TRUE(bool(space)) << llvm::toString(space.takeError());
   EXPECT_FALSE(space->indexOf("generic_0.vectorize").has_value());
+  Access negative{1, false, {{1, 0, -1}, {0, 1, 0}}};
+  tree.computations[0].accesses = {plain, negative};
+  space = buildSpace(tree, testTarget());
+  ASSERT_TRUE(bool(space)) << llvm::toString(space.takeError());
+  EXPECT_FALSE(space->indexOf("generic_0.vectorize").has_value());
+  tree.computations[0].accesses = {plain, shifted};
+  tree.computations[0].opName = "linalg.pooling_nchw_sum";
+  space = buildSpace(tree, testTarget());
+  ASSERT_TRUE(bool(space)) << llvm::toString(space.takeError());
+  EXPECT_FALSE(space->indexOf("generic_0.vectorize").has_value());
+  tree.computations[0].opName = "linalg.generic";
 
-  // So is A[i + j] over two parallel loops (not a convolution window).
+  // Nor A[i + j] over two parallel loops (not a convolution window).
   Access window{1, false, {{1, 1, 0}}};
   tree.computations[0].accesses = {plain, window};
   space = buildSpace(tree, testTarget());

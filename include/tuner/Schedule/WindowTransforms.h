@@ -1,0 +1,49 @@
+//===- WindowTransforms.h - Stencil and convolution rewrites ----*- C++ -*-===//
+//
+// Rewrites that let upstream's vectorizer take the linalg ops whose operands
+// are read through windows: stencils (an operand read at a loop index plus
+// a constant, or at a constant index) and 1-D convolutions in a
+// channel-first layout. transform.tuner.vectorize_tiles runs them on the
+// tiles it vectorizes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TUNER_SCHEDULE_WINDOWTRANSFORMS_H
+#define TUNER_SCHEDULE_WINDOWTRANSFORMS_H
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace tuner {
+
+/// Rewrites every linalg.generic on tensors inside `roots` that reads an
+/// operand at a loop index plus a constant (a stencil's shifted neighbour,
+/// `(i, j) -> (i + 1, j + 2)`) or at a nonzero constant index (a channel of
+/// an image, `(y, x) -> (2, y, x)`) to read a tensor.extract_slice window of
+/// that operand at those offsets instead, through a projected permutation
+/// (`(i, j) -> (i, j)`, `(y, x) -> (0, y, x)`), which the vectorizer
+/// accepts. Returns how many operands were rewritten.
+unsigned sliceShiftedOperands(mlir::RewriterBase &rewriter,
+                              llvm::ArrayRef<mlir::Operation *> roots);
+
+/// Folds into each convolution op inside `roots` the tensor.cast operands
+/// whose source is more static (a window of the input whose size tiling
+/// computed as output tile + kernel - 1, made static by peeling but cast
+/// back to the tile's dynamic type), when the op still verifies: the
+/// vectorizer needs static shapes.
+void foldCastsIntoConvolutions(mlir::RewriterBase &rewriter,
+                               llvm::ArrayRef<mlir::Operation *> roots);
+
+/// Patterns for the vectors of 1-D convolutions vectorized along their
+/// output width with unit channel dims (a channel-first convolution tile cut
+/// to one filter and one input channel): a contraction whose reduction dims
+/// all have size 1 becomes one vector.fma on operands broadcast to the
+/// accumulator's shape; transposes that move only unit dims become
+/// shape_casts; unit dims are dropped from elementwise ops, loop-carried
+/// vectors and transfers; a strided slice of a read becomes a read at the
+/// slice's offset. Together they turn the vectorizer's `vector<1xWx1xf32>`
+/// (output width W between the batch and filter dims) into `vector<Wxf32>`.
+void populateConvolutionVectorPatterns(mlir::RewritePatternSet &patterns);
+
+} // namespace tuner
+
+#endif // TUNER_SCHEDULE_WINDOWTRANSFORMS_H
