@@ -139,6 +139,14 @@ public:
 
 private:
   /// Element size of the data a nest writes (for vector lanes).
+  /// The nest named `name`, or null.
+  const LoopNest *nestNamed(llvm::StringRef name) const {
+    for (const LoopNest &nest : tree.nests)
+      if (nest.name == name)
+        return &nest;
+    return nullptr;
+  }
+
   unsigned elementBytes(const LoopNest &nest) const {
     unsigned bytes = 0;
     for (int id : nest.computationIds)
@@ -911,6 +919,8 @@ private:
     if (auto err = add(std::move(choice), &nest, ParamRole::Convolution))
       return err;
     convolutionNests.push_back(n);
+    if (info.supports(ConvolutionStrategy::Decompose))
+      decomposeVectorLoop[n] = info.decomposeVectorLoop;
     if (!info.supports(ConvolutionStrategy::Im2col))
       return llvm::Error::success();
     std::string im2col = name + " != \"im2col\"";
@@ -1014,6 +1024,36 @@ private:
         if (space[i].role != ParamRole::Fuse || space[i].producer != nest)
           continue;
         std::string vectorize = space[i].consumer + ".vectorize";
+        // Decomposed inside the consumer's tiles, the 1-D convolutions'
+        // vectors are the consumer's innermost tile along the output dim
+        // the convolution vectorizes (cut at 64): at least a register's
+        // lanes, or the whole dim when it is shorter.
+        auto vectorLoop = decomposeVectorLoop.find(nest);
+        const LoopNest *consumer = nestNamed(space[i].consumer);
+        if (vectorLoop != decomposeVectorLoop.end() && consumer) {
+          std::vector<int> band = tree.bandOf(consumer->id);
+          size_t p = vectorLoop->second;
+          if (p < band.size()) {
+            int64_t extent = tree.loops[band[p]].extent;
+            std::string tile =
+                llvm::formatv("{0}.tile.l{1}", consumer->name, p).str();
+            std::string rtile =
+                llvm::formatv("{0}.rtile.l{1}", consumer->name, p).str();
+            std::string length =
+                !space.indexOf(tile) ? std::to_string(extent)
+                : !space.indexOf(rtile)
+                    ? tile
+                    : llvm::formatv("min({0}, {1})", tile, rtile).str();
+            int64_t lanes =
+                target.vectorLanes(elementBytes(*consumer));
+            if (auto err = space.addConstraint(
+                    llvm::formatv("!{0} || {1} != \"decompose\" || {2} >= {3}",
+                                  space[i].name, name, length,
+                                  std::min(lanes, extent))
+                        .str()))
+              return err;
+          }
+        }
         if (auto err = space.addConstraint(
                 llvm::formatv("!{0} || {1} == \"direct\"{2}", space[i].name,
                               name,
@@ -1156,6 +1196,9 @@ private:
   std::map<std::string, std::vector<std::string>> im2colHosts;
   /// The nests with a conv parameter.
   std::vector<std::string> convolutionNests;
+  /// The loop a decomposed convolution nest vectorizes along (its output
+  /// dim of the same position).
+  std::map<std::string, size_t> decomposeVectorLoop;
   /// Per convolution nest, the constraints on its own vectorization that
   /// do not apply when it is fused into its consumer.
   std::map<std::string, std::vector<std::string>> unlessFused;
