@@ -294,6 +294,41 @@ private:
     return "%" + tiled;
   }
 
+  /// Step 1 of a linalg nest: the cache tiles of `sizes` (the plan whose
+  /// loops are tiled: the nest's own, or the contraction an im2col
+  /// convolution becomes), an scf.forall over the distributed parallel dims
+  /// first when parallel. Appends the tile loops to `loops` (counting the
+  /// scf.forall in `forallLoops`) and returns the tiled op's handle.
+  llvm::Expected<std::string> emitCacheTiles(const NestPlan &plan,
+                                             const NestPlan &sizes,
+                                             std::string op,
+                                             std::vector<LoopHandle> &loops,
+                                             size_t &forallLoops) {
+    std::vector<int64_t> forSizes = sizes.tile;
+    if (sizes.parallel) {
+      std::vector<int64_t> forallSizes(sizes.extents.size(), 0);
+      for (size_t d : sizes.forallPositions()) {
+        forallSizes[d] = sizes.tile[d];
+        forSizes[d] = 0;
+      }
+      if (llvm::all_of(forallSizes, [](int64_t s) { return s == 0; }))
+        return error("nest '" + nestOf(plan).name +
+                     "' is parallel but none of its parallel loops is tiled: "
+                     "there are no tiles to distribute");
+      std::string tiled = fresh(handleOf(plan) + "_tiled");
+      std::string forall = fresh(handleOf(plan) + "_forall");
+      line("%" + tiled + ", %" + forall +
+           " = transform.structured.tile_using_forall " + op + " tile_sizes " +
+           list(forallSizes) + " : " + signature(1, 2));
+      op = "%" + tiled;
+      loops.push_back({"%" + forall, false});
+      forallLoops = 1;
+    }
+    if (llvm::any_of(forSizes, [](int64_t s) { return s != 0; }))
+      op = tileFor(sizes, op, forSizes, "tiled", loops);
+    return op;
+  }
+
   /// Whether nest `consumer` reads nest `producer` through windows.
   bool readsThroughWindows(const NestPlan &producer,
                            const NestPlan &consumer) const {
@@ -389,7 +424,6 @@ private:
 
   llvm::Error emitLinalg(const NestPlan &plan) {
     const std::string &n = nestOf(plan).name;
-    size_t depth = plan.extents.size();
     bool tiles = llvm::any_of(plan.tile, [](int64_t s) { return s != 0; });
     bool rtiles = llvm::any_of(plan.rtile, [](int64_t s) { return s != 0; });
     if (!tiles && !rtiles && !plan.vectorize && plan.unroll == 1 &&
@@ -398,32 +432,14 @@ private:
     transformed = true;
     describe(plan);
 
-    std::string op = "%" + handleOf(plan);
     std::vector<LoopHandle> loops;
     // 1. Cache tiles (forall over the parallel dims first when parallel).
-    std::vector<int64_t> forSizes = plan.tile;
     size_t forallLoops = 0;
-    if (plan.parallel) {
-      std::vector<int64_t> forallSizes(depth, 0);
-      for (size_t d : plan.forallPositions()) {
-        forallSizes[d] = plan.tile[d];
-        forSizes[d] = 0;
-      }
-      if (llvm::all_of(forallSizes, [](int64_t s) { return s == 0; }))
-        return error("nest '" + n +
-                     "' is parallel but none of its parallel loops is tiled: "
-                     "there are no tiles to distribute");
-      std::string tiled = fresh(handleOf(plan) + "_tiled");
-      std::string forall = fresh(handleOf(plan) + "_forall");
-      line("%" + tiled + ", %" + forall +
-           " = transform.structured.tile_using_forall " + op + " tile_sizes " +
-           list(forallSizes) + " : " + signature(1, 2));
-      op = "%" + tiled;
-      loops.push_back({"%" + forall, false});
-      forallLoops = 1;
-    }
-    if (llvm::any_of(forSizes, [](int64_t s) { return s != 0; }))
-      op = tileFor(plan, op, forSizes, "tiled", loops);
+    llvm::Expected<std::string> tiledOp = emitCacheTiles(
+        plan, plan, "%" + handleOf(plan), loops, forallLoops);
+    if (!tiledOp)
+      return tiledOp.takeError();
+    std::string op = *tiledOp;
 
     // 2. Fusion into the tile loops outside the first reduction loop.
     if (!plan.producers.empty()) {
@@ -553,33 +569,15 @@ private:
       loopsPlan = plan.im2colContraction(*info);
     }
     const NestPlan &lp = loopsPlan;
-    size_t depth = lp.extents.size();
 
     // 1. Cache tiles.
     std::vector<LoopHandle> loops;
-    std::vector<int64_t> forSizes = lp.tile;
     size_t forallLoops = 0;
-    if (lp.parallel) {
-      std::vector<int64_t> forallSizes(depth, 0);
-      for (size_t d : lp.forallPositions()) {
-        forallSizes[d] = lp.tile[d];
-        forSizes[d] = 0;
-      }
-      if (llvm::all_of(forallSizes, [](int64_t s) { return s == 0; }))
-        return error("nest '" + n +
-                     "' is parallel but none of its parallel loops is tiled: "
-                     "there are no tiles to distribute");
-      std::string tiled = fresh(handleOf(plan) + "_tiled");
-      std::string forall = fresh(handleOf(plan) + "_forall");
-      line("%" + tiled + ", %" + forall +
-           " = transform.structured.tile_using_forall " + op + " tile_sizes " +
-           list(forallSizes) + " : " + signature(1, 2));
-      op = "%" + tiled;
-      loops.push_back({"%" + forall, false});
-      forallLoops = 1;
-    }
-    if (llvm::any_of(forSizes, [](int64_t s) { return s != 0; }))
-      op = tileFor(lp, op, forSizes, "tiled", loops);
+    llvm::Expected<std::string> tiledOp =
+        emitCacheTiles(plan, lp, op, loops, forallLoops);
+    if (!tiledOp)
+      return tiledOp.takeError();
+    op = *tiledOp;
 
     // 2. Fusion: the producers, or the im2col copy, into the tile loops
     // outside the first reduction loop.
