@@ -622,11 +622,13 @@ private:
       best = std::max(best, fittedTargets(i) + priors[i] / scale);
     process.setData(fittedPoints, fittedTargets);
     // BaCO refits from many starts; once the model has some data, a full
-    // multi-start fit every few observations and a refinement of the last
-    // fit in between keep the cost of a proposal low.
-    bool multiStart =
-        !lastTheta || n <= kFullFitPoints || fits % kFullFitInterval == 0;
-    ++fits;
+    // multi-start fit whenever the data grew by a fifth since the last one
+    // and a refinement of the last fit in between keep the cost of a
+    // proposal low (a few full fits in a run of hundreds of evaluations).
+    bool multiStart = !lastTheta || n <= kFullFitPoints ||
+                      double(n) >= kFullFitGrowth * double(lastFullFitSize);
+    if (multiStart)
+      lastFullFitSize = n;
     lastTheta = process.fit(rng, lastTheta, multiStart);
   }
 
@@ -1110,8 +1112,9 @@ private:
   Eigen::MatrixXd fittedPoints;
   Eigen::VectorXd fittedTargets;
   std::optional<Eigen::VectorXd> lastTheta;
-  size_t fits = 0;
-  static constexpr size_t kFullFitPoints = 20, kFullFitInterval = 5;
+  size_t lastFullFitSize = 0;
+  static constexpr size_t kFullFitPoints = 20;
+  static constexpr double kFullFitGrowth = 1.2;
   std::unordered_map<uint64_t, double> priorCache;
 
   // The current proposal.
