@@ -2,7 +2,8 @@
 //
 // The `bo` strategy (BaCO §3-4, with Kernel Tuner's acquisition portfolios):
 //
-// 1. An initial design of uniform feasible samples of the Chain-of-Trees.
+// 1. An initial design of uniform feasible samples of the Chain-of-Trees
+//    (BaCO's parameters + 1, at most a fifth of the budget, at least 5).
 // 2. Then, per proposal: a Gaussian process (GaussianProcess.h) fitted to
 //    the successful observations, the objective modelled in log space:
 //    values that are all positive (speedups, maximized positive objectives)
@@ -79,7 +80,7 @@ std::optional<Acquisition> tuner::parseAcquisition(llvm::StringRef text) {
 
 static const StrategySetting kBayesianSettings[] = {
     {"initial", "uniform samples before the model proposes (default: "
-                "parameters + 1)"},
+                "parameters + 1, at most max(5, budget / 5))"},
     {"acquisition", "ei (default), poi, lcb, multi or advanced-multi"},
     {"exploration", "exploration factor in standard deviations: a number "
                     ">= 0, cv (contextual variance) or auto (default: 0 "
@@ -149,6 +150,7 @@ llvm::Expected<BayesianOptions>
 tuner::parseBayesianOptions(const StrategyOptions &strategyOptions) {
   BayesianOptions options;
   options.seed = strategyOptions.seed;
+  options.budget = strategyOptions.budget;
   for (const auto &[keyText, valueText] : strategyOptions.settings) {
     llvm::StringRef key = keyText, value = valueText;
     auto assign = [](auto &field, auto expected) -> llvm::Error {
@@ -250,6 +252,19 @@ double tuner::confidenceBound(double mean, double sd, double exploration) {
 
 namespace {
 
+constexpr size_t kMinInitial = 5, kBudgetShare = 5;
+
+/// The initial design when the user set none: BaCO's parameters + 1,
+/// capped by a fraction of a known budget so that a small budget leaves
+/// the model most of its evaluations.
+unsigned defaultInitialCount(size_t parameters, size_t budget) {
+  size_t design = parameters + 1;
+  if (budget)
+    design = std::min(design,
+                      std::max<size_t>(kMinInitial, budget / kBudgetShare));
+  return unsigned(std::max<size_t>(design, 1));
+}
+
 /// How observation values become the modelled objective (increasing).
 enum class Transform { Log, NegatedLog, Identity };
 
@@ -318,7 +333,9 @@ public:
         encoding(chain.getSpace(), options.permutationDistance),
         process(encoding), rng(options.seed) {
     initialCount = options.initial ? options.initial
-                                   : unsigned(chain.getSpace().size() + 1);
+                                   : defaultInitialCount(
+                                         chain.getSpace().size(),
+                                         options.budget);
     usePrior = problem.model && options.modelPrior;
     if (options.acquisition == Acquisition::Multi ||
         options.acquisition == Acquisition::AdvancedMulti) {
@@ -605,11 +622,13 @@ private:
       best = std::max(best, fittedTargets(i) + priors[i] / scale);
     process.setData(fittedPoints, fittedTargets);
     // BaCO refits from many starts; once the model has some data, a full
-    // multi-start fit every few observations and a refinement of the last
-    // fit in between keep the cost of a proposal low.
-    bool multiStart =
-        !lastTheta || n <= kFullFitPoints || fits % kFullFitInterval == 0;
-    ++fits;
+    // multi-start fit whenever the data grew by a fifth since the last one
+    // and a refinement of the last fit in between keep the cost of a
+    // proposal low (a few full fits in a run of hundreds of evaluations).
+    bool multiStart = !lastTheta || n <= kFullFitPoints ||
+                      double(n) >= kFullFitGrowth * double(lastFullFitSize);
+    if (multiStart)
+      lastFullFitSize = n;
     lastTheta = process.fit(rng, lastTheta, multiStart);
   }
 
@@ -1093,8 +1112,9 @@ private:
   Eigen::MatrixXd fittedPoints;
   Eigen::VectorXd fittedTargets;
   std::optional<Eigen::VectorXd> lastTheta;
-  size_t fits = 0;
-  static constexpr size_t kFullFitPoints = 20, kFullFitInterval = 5;
+  size_t lastFullFitSize = 0;
+  static constexpr size_t kFullFitPoints = 20;
+  static constexpr double kFullFitGrowth = 1.2;
   std::unordered_map<uint64_t, double> priorCache;
 
   // The current proposal.

@@ -210,17 +210,32 @@ void GaussianProcess::setData(Eigen::MatrixXd newPoints,
 }
 
 void GaussianProcess::computeDistances() {
-  size_t n = points.rows();
+  size_t n = points.rows(), dims = encoding.parameters();
   // Row-major copies so that a point's numbers are contiguous.
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> rows =
       points;
-  distances.assign(encoding.parameters(), Eigen::MatrixXd::Zero(n, n));
-  for (size_t p = 0; p < encoding.parameters(); ++p)
-    for (size_t i = 0; i < n; ++i)
-      for (size_t j = 0; j < i; ++j) {
+  // A parameter at distance 0 for every pair (one value in all the data)
+  // contributes a factor 1 to every kernel value and nothing to the
+  // gradient: it is left out of the pair table.
+  std::vector<double> all(n * (n > 0 ? n - 1 : 0) / 2 * dims);
+  std::vector<bool> used(dims, false);
+  size_t pair = 0;
+  for (size_t i = 1; i < n; ++i)
+    for (size_t j = 0; j < i; ++j, ++pair)
+      for (size_t p = 0; p < dims; ++p) {
         double d = encoding.distance(p, rows.row(i).data(), rows.row(j).data());
-        distances[p](i, j) = distances[p](j, i) = d;
+        all[pair * dims + p] = d;
+        used[p] = used[p] || d != 0;
       }
+  active.clear();
+  for (size_t p = 0; p < dims; ++p)
+    if (used[p])
+      active.push_back(p);
+  size_t width = active.size();
+  pairDistances.assign(pair * width, 0);
+  for (size_t q = 0; q < pair; ++q)
+    for (size_t a = 0; a < width; ++a)
+      pairDistances[q * width + a] = all[q * dims + active[a]];
 }
 
 /// The kernel of a parameter of kind `kind` at distance `d` with
@@ -247,44 +262,39 @@ static void parameterKernelParts(ConfigEncoding::Kind kind, double d, double l,
   exponent = -d / l;
 }
 
-Eigen::MatrixXd
-GaussianProcess::covariance(const Eigen::VectorXd &hyper,
-                            std::vector<Eigen::MatrixXd> *factors) const {
-  size_t n = points.rows(), dims = encoding.parameters();
+void GaussianProcess::covariance(const Eigen::VectorXd &hyper,
+                                 Eigen::MatrixXd &k) const {
+  size_t n = points.rows(), dims = encoding.parameters(), width = active.size();
   double signal = std::exp(hyper(dims));
-  Eigen::MatrixXd k(n, n);
-  if (factors)
-    factors->assign(dims, Eigen::MatrixXd::Zero(n, n));
-  std::vector<double> lengthscales(dims);
-  std::vector<ConfigEncoding::Kind> kinds(dims);
-  for (size_t p = 0; p < dims; ++p) {
-    lengthscales[p] = std::exp(hyper(p));
-    kinds[p] = encoding.kind(p);
+  k.resize(n, n);
+  std::vector<double> inverse(width);
+  std::vector<bool> numeric(width);
+  for (size_t a = 0; a < width; ++a) {
+    inverse[a] = std::exp(-hyper(active[a]));
+    numeric[a] = encoding.kind(active[a]) == ConfigEncoding::Kind::Numeric;
   }
-  // Symmetric: the lower triangle, mirrored.
-  for (size_t j = 0; j < n; ++j)
-    for (size_t i = j; i < n; ++i) {
+  const double *d = pairDistances.data();
+  for (size_t i = 0; i < n; ++i) {
+    k(i, i) = signal;
+    for (size_t j = 0; j < i; ++j, d += width) {
       double product = signal, exponent = 0;
-      for (size_t p = 0; p < dims; ++p) {
-        double d = distances[p](i, j), factor = 1, e = 0;
-        parameterKernelParts(kinds[p], d, lengthscales[p], factor, e);
-        product *= factor;
-        exponent += e;
-        if (factors) {
-          double derivative = kinds[p] == ConfigEncoding::Kind::Numeric
-                                  ? maternLogDerivative(d / lengthscales[p])
-                                  : d / lengthscales[p];
-          (*factors)[p](i, j) = (*factors)[p](j, i) = derivative;
+      for (size_t a = 0; a < width; ++a) {
+        double r = d[a] * inverse[a];
+        if (numeric[a]) {
+          product *= 1 + kSqrt5 * r + (5.0 / 3.0) * r * r;
+          exponent -= kSqrt5 * r;
+        } else {
+          exponent -= r;
         }
       }
       k(i, j) = k(j, i) = product * std::exp(exponent);
     }
-  return k;
+  }
 }
 
 /// Factors `matrix` (symmetric positive semi-definite), adding jitter to
 /// its diagonal while it is numerically indefinite. False when it stays so.
-static bool factorize(Eigen::MatrixXd matrix,
+static bool factorize(Eigen::MatrixXd &matrix,
                       Eigen::LLT<Eigen::MatrixXd> &llt) {
   double jitter = 0;
   double scale = matrix.rows() ? matrix.diagonal().mean() : 1;
@@ -301,32 +311,54 @@ static bool factorize(Eigen::MatrixXd matrix,
 
 double GaussianProcess::logMarginalLikelihood(const Eigen::VectorXd &hyper,
                                               Eigen::VectorXd *gradient) const {
-  size_t n = points.rows(), dims = encoding.parameters();
+  size_t n = points.rows(), dims = encoding.parameters(), width = active.size();
   if (gradient)
     *gradient = Eigen::VectorXd::Zero(hyperparameterCount());
   if (n == 0)
     return 0;
-  std::vector<Eigen::MatrixXd> factors;
-  Eigen::MatrixXd k = covariance(hyper, gradient ? &factors : nullptr);
+  Eigen::MatrixXd &k = workspace.k;
+  covariance(hyper, k);
   double noise = std::exp(hyper(dims + 1));
-  Eigen::MatrixXd ky = k;
+  Eigen::MatrixXd &ky = workspace.ky;
+  ky = k;
   ky.diagonal().array() += noise;
-  Eigen::LLT<Eigen::MatrixXd> llt;
+  Eigen::LLT<Eigen::MatrixXd> &llt = workspace.llt;
   if (!factorize(ky, llt))
     return -std::numeric_limits<double>::infinity();
   Eigen::VectorXd a = llt.solve(targets);
-  Eigen::MatrixXd l = llt.matrixL();
-  double logDet = 2 * l.diagonal().array().log().sum();
+  double logDet = 2 * llt.matrixLLT().diagonal().array().log().sum();
   double value = -0.5 * targets.dot(a) - 0.5 * logDet -
                  0.5 * double(n) * std::log(2 * M_PI);
   if (gradient) {
-    // d/dtheta_j = 1/2 tr((a a^T - Ky^-1) dKy/dtheta_j).
-    Eigen::MatrixXd w =
-        a * a.transpose() - llt.solve(Eigen::MatrixXd::Identity(n, n));
-    Eigen::MatrixXd wk = w.cwiseProduct(k);
-    for (size_t p = 0; p < dims; ++p)
-      (*gradient)(p) = 0.5 * wk.cwiseProduct(factors[p]).sum();
-    (*gradient)(dims) = 0.5 * wk.sum();
+    // d/dtheta_j = 1/2 tr((a a^T - Ky^-1) dKy/dtheta_j), with dK/dlog l_p
+    // = K .* f_p(d_p / l_p) (f_p(0) = 0: the diagonal has no part) and
+    // dK/dlog s2 = K: one pass over the pairs, each counted twice.
+    Eigen::MatrixXd &w = workspace.w;
+    w.setIdentity(n, n);
+    llt.solveInPlace(w);
+    w = a * a.transpose() - w;
+    std::vector<double> inverse(width), sums(width, 0);
+    std::vector<bool> numeric(width);
+    for (size_t q = 0; q < width; ++q) {
+      inverse[q] = std::exp(-hyper(active[q]));
+      numeric[q] = encoding.kind(active[q]) == ConfigEncoding::Kind::Numeric;
+    }
+    double signalSum = 0;
+    const double *d = pairDistances.data();
+    for (size_t i = 0; i < n; ++i) {
+      signalSum += 0.5 * w(i, i) * k(i, i);
+      for (size_t j = 0; j < i; ++j, d += width) {
+        double wk = w(i, j) * k(i, j);
+        signalSum += wk;
+        for (size_t q = 0; q < width; ++q) {
+          double r = d[q] * inverse[q];
+          sums[q] += wk * (numeric[q] ? maternLogDerivative(r) : r);
+        }
+      }
+    }
+    for (size_t q = 0; q < width; ++q)
+      (*gradient)(active[q]) = sums[q];
+    (*gradient)(dims) = signalSum;
     (*gradient)(dims + 1) = 0.5 * noise * w.trace();
   }
   return value;
@@ -370,7 +402,8 @@ void GaussianProcess::setHyperparameters(const Eigen::VectorXd &hyper) {
     alpha.resize(0);
     return;
   }
-  Eigen::MatrixXd ky = covariance(theta, nullptr);
+  Eigen::MatrixXd ky;
+  covariance(theta, ky);
   ky.diagonal().array() += std::exp(theta(dims + 1));
   Eigen::LLT<Eigen::MatrixXd> llt;
   if (!factorize(ky, llt)) {

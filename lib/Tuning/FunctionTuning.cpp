@@ -20,6 +20,8 @@ FunctionTuning::create(mlir::ModuleOp module, mlir::func::FuncOp func,
   if (!search)
     return search.takeError();
   tuning->search = std::move(*search);
+  if (!options.strategyOptions.budget)
+    options.strategyOptions.budget = options.budget.evaluations;
   llvm::Expected<std::unique_ptr<Strategy>> strategy =
       tuning->search->createStrategy(options.strategyOptions);
   if (!strategy)

@@ -394,6 +394,7 @@ Error search(const Space &space, const ChainOfTrees &chain) {
     StrategyOptions strategyOptions;
     strategyOptions.seed = seedOption + run;
     strategyOptions.settings = settings;
+    strategyOptions.budget = budgetOption;
     llvm::Expected<std::unique_ptr<Strategy>> strategy =
         createStrategy(strategyOption, problem, strategyOptions);
     if (!strategy)

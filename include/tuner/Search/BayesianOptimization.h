@@ -41,8 +41,11 @@ std::optional<Acquisition> parseAcquisition(llvm::StringRef text);
 struct BayesianOptions {
   uint64_t seed = 1;
   /// Uniform feasible samples before the model proposes ("initial"); 0:
-  /// the number of parameters plus one.
+  /// the number of parameters plus one, at most a fifth of `budget` (and
+  /// at least 5) when the budget is known.
   unsigned initial = 0;
+  /// Evaluations the run may make (StrategyOptions::budget); 0: unknown.
+  size_t budget = 0;
   Acquisition acquisition = Acquisition::ExpectedImprovement;
   /// The exploration factor, in standard deviations of the modelled
   /// objective ("exploration": a number >= 0, "cv", or "auto"): unset with

@@ -164,12 +164,11 @@ public:
                Eigen::VectorXd &variance) const;
 
 private:
-  /// Per-parameter distance matrices of the training points.
+  /// The distances of every pair of training points along the parameters
+  /// that vary among them.
   void computeDistances();
-  /// K (without noise) and, when asked, the per-parameter factors of its
-  /// derivatives with respect to log l_i (dK/dlog l_i = K .* factor_i).
-  Eigen::MatrixXd covariance(const Eigen::VectorXd &theta,
-                             std::vector<Eigen::MatrixXd> *factors) const;
+  /// K (without noise) into `k`.
+  void covariance(const Eigen::VectorXd &theta, Eigen::MatrixXd &k) const;
   double kernelFromDistances(const Eigen::VectorXd &theta,
                              const double *distances) const;
 
@@ -177,7 +176,17 @@ private:
   GaussianProcessOptions options;
   Eigen::MatrixXd points;
   Eigen::VectorXd targets;
-  std::vector<Eigen::MatrixXd> distances;
+  /// The parameters whose distance is not 0 for some pair of training
+  /// points, and per pair (i, j), j < i, in order, their distances.
+  std::vector<size_t> active;
+  std::vector<double> pairDistances;
+  /// Buffers of logMarginalLikelihood, kept between calls so that a fit
+  /// allocates them once.
+  struct Workspace {
+    Eigen::MatrixXd k, ky, w;
+    Eigen::LLT<Eigen::MatrixXd> llt;
+  };
+  mutable Workspace workspace;
   Eigen::VectorXd theta;
   /// Conditioned state: the Cholesky factor of K + n2 I and (K + n2 I)^-1 y.
   Eigen::MatrixXd cholesky;

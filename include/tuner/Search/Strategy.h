@@ -135,6 +135,9 @@ struct StrategyOptions {
   /// strategy reads its own keys (StrategyInfo::settings) and rejects bad
   /// values, and createStrategy rejects keys it does not read.
   std::map<std::string, std::string> settings;
+  /// Evaluations the run may make (Budget::evaluations), for strategies
+  /// that size their phases to it (bo's initial design); 0: unknown.
+  size_t budget = 0;
 };
 
 /// Adds one "key=value" to `settings`: the error says what is wrong with a
