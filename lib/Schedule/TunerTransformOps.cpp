@@ -1631,12 +1631,15 @@ DiagnosedSilenceableFailure tuner::transform::FuseWindowProducerOp::apply(
   Operation *producer = producers.front();
   Operation *container = containers.front();
   auto tileable = dyn_cast<TilingInterface>(producer);
-  if (!tileable || producer->getNumResults() != 1)
+  auto resultType =
+      producer->getNumResults() == 1
+          ? dyn_cast<RankedTensorType>(producer->getResult(0).getType())
+          : RankedTensorType();
+  if (!tileable || !resultType)
     return emitSilenceableError()
            << "the producer '" << producer->getName()
-           << "' is not one tileable op with one result";
-  unsigned rank =
-      cast<RankedTensorType>(producer->getResult(0).getType()).getRank();
+           << "' is not one tileable op with one ranked tensor result";
+  unsigned rank = resultType.getRank();
 
   // The chains of window slices from the producer's result into the
   // container, down to the innermost slices (those whose users are not all

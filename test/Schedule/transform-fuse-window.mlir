@@ -112,3 +112,31 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A producer on buffers has no tensor to slice.
+#id = affine_map<(y, x) -> (y, x)>
+func.func @buffers(%in: memref<8x32xf32>, %tmp: memref<8x32xf32>, %out0: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%in : memref<8x32xf32>) outs(%tmp : memref<8x32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  %r = scf.for %i = %c0 to %c8 step %c1 iter_args(%acc = %out0) -> (tensor<8x32xf32>) {
+    scf.yield %acc : tensor<8x32xf32>
+  }
+  return %r : tensor<8x32xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %producer = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{the producer 'linalg.generic' is not one tileable op with one ranked tensor result}}
+    %fused, %loop2 = transform.tuner.fuse_window_producer %producer into %loop : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
