@@ -424,8 +424,8 @@ def Tuner_FuseWindowProducerOp : Op<Transform_Dialect, "tuner.fuse_window_produc
 
     Consumes the producer handle and only reads the containing op's (the
     handles to ops inside it stay valid). Fails silenceably when the
-    producer is not one
-    tileable op with one result, has no slice inside the containing op, or
+    producer is not one tileable op with one ranked tensor result, has no
+    slice inside the containing op, or
     its slices differ in size or by offsets that are not constant.
   }];
 
