@@ -1700,12 +1700,17 @@ DiagnosedSilenceableFailure tuner::transform::FuseWindowProducerOp::apply(
     auto value = dyn_cast<Value>(ofr);
     return !value || dominance.properlyDominates(value, first);
   };
-  for (ProducerWindow &window : windows)
-    if (!llvm::all_of(window.slice.getMixedOffsets(), dominatesFirst) ||
-        !llvm::all_of(window.slice.getMixedSizes(), dominatesFirst))
+  for (ProducerWindow &window : windows) {
+    bool before =
+        llvm::all_of(window.slice.getMixedOffsets(), dominatesFirst) &&
+        llvm::all_of(window.slice.getMixedSizes(), dominatesFirst);
+    for (tensor::ExtractSliceOp outer : window.chain)
+      before &= llvm::all_of(outer.getMixedOffsets(), dominatesFirst);
+    if (!before)
       return emitSilenceableError()
              << "a slice's offsets or sizes are computed after the first "
                 "slice of the producer";
+  }
   rewriter.setInsertionPoint(first);
   // The index arithmetic below folds to constants where it can; what it
   // leaves unused is erased at the end.
