@@ -329,6 +329,51 @@ private:
     return op;
   }
 
+  /// The last steps of a linalg nest, after its tiles (`loops`: cache,
+  /// `registerLoops`: register, `unitLoops`: a decomposition's unit tiles;
+  /// `forallLoops` of `loops` are scf.forall):
+  /// 4. vectorization into a micro-kernel: partial tiles peeled, the tiles
+  ///    vectorized, the accumulators hoisted out of the reduction loops,
+  ///    the contractions lowered and the innermost loops unrolled, all by one
+  ///    op on the outermost generated loop (which every one of them is
+  ///    inside), or on the op itself when nothing is tiled;
+  /// 5. otherwise, unrolling of the innermost scf.for.
+  llvm::Error emitVectorizeOrUnroll(const NestPlan &plan, const std::string &op,
+                                    const std::vector<LoopHandle> &loops,
+                                    const std::vector<LoopHandle> &registerLoops,
+                                    const std::vector<LoopHandle> &unitLoops,
+                                    size_t forallLoops) {
+    if (plan.vectorize) {
+      std::string target = !loops.empty()           ? loops.front().ref
+                           : !registerLoops.empty() ? registerLoops.front().ref
+                           : !unitLoops.empty()     ? unitLoops.front().ref
+                                                    : op;
+      std::string attributes = "lowering = \"" + plan.lowering + "\"";
+      if (plan.unroll > 1)
+        attributes += ", unroll = " + std::to_string(plan.unroll);
+      line("transform.tuner.vectorize_tiles " + target + " {" + attributes +
+           "} : !transform.any_op");
+      return llvm::Error::success();
+    }
+    if (plan.unroll > 1) {
+      const LoopHandle *innermost = nullptr;
+      if (!unitLoops.empty())
+        innermost = &unitLoops.back();
+      else if (!registerLoops.empty())
+        innermost = &registerLoops.back();
+      else if (loops.size() > forallLoops)
+        innermost = &loops.back();
+      if (!innermost)
+        return error("nest '" + nestOf(plan).name + "' is unrolled by " +
+                     llvm::Twine(plan.unroll) +
+                     " but has no scf.for loop to unroll (no loop is tiled "
+                     "outside the scf.forall)");
+      line("transform.loop.unroll " + innermost->ref +
+           " {factor = " + llvm::Twine(plan.unroll) + "} : !transform.any_op");
+    }
+    return llvm::Error::success();
+  }
+
   /// Whether nest `consumer` reads nest `producer` through windows.
   bool readsThroughWindows(const NestPlan &producer,
                            const NestPlan &consumer) const {
@@ -466,38 +511,9 @@ private:
     if (rtiles)
       op = tileFor(plan, op, plan.rtile, "rtiled", registerLoops);
 
-    // 4. Vectorization into a micro-kernel: partial tiles peeled, the tiles
-    // vectorized, the accumulators hoisted out of the reduction loops, the
-    // contractions lowered and the innermost loops unrolled, all by one op
-    // on the outermost generated loop (which every one of them is inside).
-    if (plan.vectorize) {
-      std::string target = !loops.empty()           ? loops.front().ref
-                           : !registerLoops.empty() ? registerLoops.front().ref
-                                                    : op;
-      std::string attributes = "lowering = \"" + plan.lowering + "\"";
-      if (plan.unroll > 1)
-        attributes += ", unroll = " + std::to_string(plan.unroll);
-      line("transform.tuner.vectorize_tiles " + target + " {" + attributes +
-           "} : !transform.any_op");
-      return llvm::Error::success();
-    }
-
-    // 5. Unrolling of the innermost scf.for.
-    if (plan.unroll > 1) {
-      const LoopHandle *innermost = nullptr;
-      if (!registerLoops.empty())
-        innermost = &registerLoops.back();
-      else if (loops.size() > forallLoops)
-        innermost = &loops.back();
-      if (!innermost)
-        return error("nest '" + n + "' is unrolled by " +
-                     llvm::Twine(plan.unroll) +
-                     " but has no scf.for loop to unroll (no loop is tiled "
-                     "outside the scf.forall)");
-      line("transform.loop.unroll " + innermost->ref +
-           " {factor = " + llvm::Twine(plan.unroll) + "} : !transform.any_op");
-    }
-    return llvm::Error::success();
+    // 4.-5. Vectorization into a micro-kernel, or unrolling.
+    return emitVectorizeOrUnroll(plan, op, loops, registerLoops, {},
+                                 forallLoops);
   }
 
   /// A skewed affine nest: fuse the nests inside its band (shifted), skew
@@ -636,38 +652,9 @@ private:
       op = "%" + decomposed;
     }
 
-    // 4. Vectorization.
-    if (plan.vectorize) {
-      std::string target = !loops.empty()           ? loops.front().ref
-                           : !registerLoops.empty() ? registerLoops.front().ref
-                           : !unitLoops.empty()     ? unitLoops.front().ref
-                                                    : op;
-      std::string attributes = "lowering = \"" + plan.lowering + "\"";
-      if (plan.unroll > 1)
-        attributes += ", unroll = " + std::to_string(plan.unroll);
-      line("transform.tuner.vectorize_tiles " + target + " {" + attributes +
-           "} : !transform.any_op");
-      return llvm::Error::success();
-    }
-
-    // 5. Unrolling of the innermost scf.for.
-    if (plan.unroll > 1) {
-      const LoopHandle *innermost = nullptr;
-      if (!unitLoops.empty())
-        innermost = &unitLoops.back();
-      else if (!registerLoops.empty())
-        innermost = &registerLoops.back();
-      else if (loops.size() > forallLoops)
-        innermost = &loops.back();
-      if (!innermost)
-        return error("nest '" + n + "' is unrolled by " +
-                     llvm::Twine(plan.unroll) +
-                     " but has no scf.for loop to unroll (no loop is tiled "
-                     "outside the scf.forall)");
-      line("transform.loop.unroll " + innermost->ref +
-           " {factor = " + llvm::Twine(plan.unroll) + "} : !transform.any_op");
-    }
-    return llvm::Error::success();
+    // 4.-5. Vectorization, or unrolling.
+    return emitVectorizeOrUnroll(plan, op, loops, registerLoops, unitLoops,
+                                 forallLoops);
   }
 
   llvm::Error emitAffine(const NestPlan &plan) {
