@@ -727,11 +727,14 @@ CostModel::predict(const ProgramFeatures &reference,
   return predict(referenceScores(reference), schedules);
 }
 
-std::vector<double>
-CostModel::predict(llvm::ArrayRef<float> referenceLogits,
-                   llvm::ArrayRef<ProgramFeatures> schedules) const {
-  // Sums of the members' log relative speedups, then their mean's exp.
-  std::vector<double> logSum(schedules.size(), 0);
+/// Calls fn(batch, indices) for batches of `schedules` that share one tree
+/// shape (at most kMaxBatch each, in order of first appearance), `indices`
+/// saying where each schedule of the batch is in `schedules`.
+static void forEachBatch(
+    llvm::ArrayRef<ProgramFeatures> schedules,
+    llvm::function_ref<void(llvm::ArrayRef<const ProgramFeatures *>,
+                            llvm::ArrayRef<size_t>)>
+        fn) {
   // Groups of schedules with the same tree, in order of first appearance.
   std::map<uint64_t, std::vector<std::vector<size_t>>> byHash;
   for (size_t i = 0; i < schedules.size(); ++i) {
@@ -749,26 +752,73 @@ CostModel::predict(llvm::ArrayRef<float> referenceLogits,
   for (auto &[hash, candidates] : byHash)
     for (std::vector<size_t> &group : candidates)
       for (size_t start = 0; start < group.size(); start += kMaxBatch) {
-        size_t end = std::min(group.size(), start + kMaxBatch);
+        llvm::ArrayRef<size_t> indices = llvm::ArrayRef(group).slice(
+            start, std::min(group.size() - start, kMaxBatch));
         std::vector<const ProgramFeatures *> batch;
-        for (size_t k = start; k < end; ++k)
-          batch.push_back(&schedules[group[k]]);
-        Network<float>::Matrix inputs = Network<float>::packInputs(batch);
-        for (auto [network, referenceLogit] :
-             llvm::zip(impl->networks, referenceLogits)) {
-          Network<float>::Matrix predictions =
-              Network<float>::relativeSpeedups(
-                  network.forwardLogits(batch.front()->tree, inputs,
-                                        batch.size()),
-                  referenceLogit);
-          for (size_t k = start; k < end; ++k)
-            logSum[group[k]] += std::log(double(predictions(0, k - start)));
-        }
+        for (size_t i : indices)
+          batch.push_back(&schedules[i]);
+        fn(batch, indices);
       }
+}
+
+std::vector<double>
+CostModel::predict(llvm::ArrayRef<float> referenceLogits,
+                   llvm::ArrayRef<ProgramFeatures> schedules) const {
+  // Sums of the members' log relative speedups, then their mean's exp.
+  std::vector<double> logSum(schedules.size(), 0);
+  forEachBatch(schedules, [&](llvm::ArrayRef<const ProgramFeatures *> batch,
+                              llvm::ArrayRef<size_t> indices) {
+    Network<float>::Matrix inputs = Network<float>::packInputs(batch);
+    for (auto [network, referenceLogit] :
+         llvm::zip(impl->networks, referenceLogits)) {
+      Network<float>::Matrix predictions = Network<float>::relativeSpeedups(
+          network.forwardLogits(batch.front()->tree, inputs, batch.size()),
+          referenceLogit);
+      for (auto [k, i] : llvm::enumerate(indices))
+        logSum[i] += std::log(double(predictions(0, k)));
+    }
+  });
   std::vector<double> result(schedules.size());
   double members = double(impl->networks.size());
   for (auto [speedup, sum] : llvm::zip(result, logSum))
     speedup = std::exp(sum / members);
+  return result;
+}
+
+/// The input of `network`'s last layer for each schedule of `batch` (one
+/// column each).
+static Network<float>::Matrix
+lastLayerInputs(const Network<float> &network,
+                llvm::ArrayRef<const ProgramFeatures *> batch) {
+  Network<float>::Tape tape;
+  network.forwardLogits(batch.front()->tree,
+                        Network<float>::packInputs(batch), batch.size(),
+                        &tape);
+  return tape.regression.inputs.back();
+}
+
+std::vector<std::vector<float>>
+CostModel::represent(const ProgramFeatures &reference,
+                     llvm::ArrayRef<ProgramFeatures> schedules) const {
+  std::vector<Network<float>::Matrix> references;
+  size_t width = 0;
+  for (const Network<float> &network : impl->networks) {
+    references.push_back(lastLayerInputs(network, {&reference}));
+    width += references.back().rows();
+  }
+  std::vector<std::vector<float>> result(schedules.size(),
+                                         std::vector<float>(width));
+  forEachBatch(schedules, [&](llvm::ArrayRef<const ProgramFeatures *> batch,
+                              llvm::ArrayRef<size_t> indices) {
+    size_t offset = 0;
+    for (auto [network, base] : llvm::zip(impl->networks, references)) {
+      Network<float>::Matrix inputs = lastLayerInputs(network, batch);
+      for (auto [k, i] : llvm::enumerate(indices))
+        for (Eigen::Index row = 0; row < inputs.rows(); ++row)
+          result[i][offset + row] = inputs(row, k) - base(row, 0);
+      offset += inputs.rows();
+    }
+  });
   return result;
 }
 
@@ -782,12 +832,13 @@ CostModel::forProgram(const ProgramTree &tree, const Space &space) const {
   if (!reference)
     return error("the untransformed schedule: " +
                  llvm::toString(reference.takeError()));
+  std::vector<float> scores = referenceScores(*reference);
   return ProgramPredictor(*this, space, std::move(*extractor),
-                          referenceScores(*reference));
+                          std::move(*reference), std::move(scores));
 }
 
-llvm::Expected<std::vector<double>>
-CostModel::ProgramPredictor::predict(llvm::ArrayRef<Config> configs) const {
+llvm::Expected<std::vector<ProgramFeatures>>
+CostModel::ProgramPredictor::extract(llvm::ArrayRef<Config> configs) const {
   std::vector<ProgramFeatures> schedules;
   schedules.reserve(configs.size());
   for (auto [i, config] : llvm::enumerate(configs)) {
@@ -806,7 +857,23 @@ CostModel::ProgramPredictor::predict(llvm::ArrayRef<Config> configs) const {
                    llvm::toString(features.takeError()));
     schedules.push_back(std::move(*features));
   }
-  return model.predict(referenceScores, schedules);
+  return schedules;
+}
+
+llvm::Expected<std::vector<double>>
+CostModel::ProgramPredictor::predict(llvm::ArrayRef<Config> configs) const {
+  llvm::Expected<std::vector<ProgramFeatures>> schedules = extract(configs);
+  if (!schedules)
+    return schedules.takeError();
+  return model.predict(referenceScores, *schedules);
+}
+
+llvm::Expected<std::vector<std::vector<float>>>
+CostModel::ProgramPredictor::represent(llvm::ArrayRef<Config> configs) const {
+  llvm::Expected<std::vector<ProgramFeatures>> schedules = extract(configs);
+  if (!schedules)
+    return schedules.takeError();
+  return model.represent(*reference, *schedules);
 }
 
 llvm::Expected<std::vector<double>>

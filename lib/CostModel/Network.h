@@ -130,6 +130,10 @@ public:
   size_t parameterCount();
 
   const NetworkShape &getShape() const { return shape; }
+  /// The weights of the regression's last layer (1 x its input).
+  const Matrix &lastLayerWeight() const {
+    return regression.layers.back().weight;
+  }
 
   /// Packs the transformed computation vectors of `schedules` (which must
   /// share one tree shape) as forward's `inputs`.

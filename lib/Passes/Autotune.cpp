@@ -83,6 +83,10 @@ LogicalResult TunerAutotunePass::checkOptions() {
   if (timeout <= 0)
     return module.emitError() << "'timeout' must be positive (got "
                               << shortNumber(timeout) << ")";
+  if (!parseModelCorrection(modelCorrection))
+    return module.emitError()
+           << "'model-correction' must be none, gp, adapt or adapt+gp (got '"
+           << modelCorrection.getValue() << "')";
   if (llvm::Error error = readStrategyOptions(strategySettings)) {
     emitError(module, "'strategy-options'", std::move(error));
     return failure();
@@ -149,8 +153,8 @@ void TunerAutotunePass::runOnOperation() {
   options.model = model;
   options.defaultModel = TUNER_DEFAULT_MODEL;
   options.strategyOptions = {
-      seed,        beamWidth,       topK, mctsIterations, modelCorrection,
-      diverseTopK, strategySettings};
+      seed,        beamWidth,       topK, mctsIterations,
+      *parseModelCorrection(modelCorrection), diverseTopK, strategySettings};
   options.budget = {budget, timeBudget};
   options.measure.repetitions = repetitions;
   options.measure.timeoutSeconds = timeout;
@@ -252,7 +256,8 @@ void TunerAutotunePass::writeSummary(llvm::StringRef name, Location loc,
       llvm::json::Object{{"planned", int64_t(search.getPlans().planned())},
                          {"reused", int64_t(search.getPlans().reused())}};
   if (const ModelEvaluator *model = search.getModel()) {
-    summary["model_correction"] = bool(modelCorrection);
+    summary["model_correction"] =
+        modelCorrectionName(*parseModelCorrection(modelCorrection));
     summary["diverse_top_k"] = bool(diverseTopK);
     // Schedules the cost model scored: what a search by execution over the
     // same tree would have had to measure.

@@ -10,11 +10,26 @@
 
 using namespace tuner;
 
-ExecutionStep::ExecutionStep(unsigned topK, bool correct, bool diverse,
-                             ScheduleHash hash)
-    : topK(topK), correct(correct), diverse(diverse), hash(std::move(hash)) {
+ExecutionStep::ExecutionStep(unsigned topK, ModelCorrection correction,
+                             bool diverse, ScheduleHash hash)
+    : topK(topK), correction(correction), diverse(diverse),
+      hash(std::move(hash)) {
   if (!this->hash)
     this->hash = [](const Config &c) { return c.hash(); };
+  switch (correction) {
+  case ModelCorrection::None:
+    break;
+  case ModelCorrection::Errors:
+    errorVariance = kErrorVariance;
+    break;
+  case ModelCorrection::Adapt:
+    offsetVariance = kOffsetVariance;
+    break;
+  case ModelCorrection::AdaptAndErrors:
+    errorVariance = kErrorVariance / 2;
+    offsetVariance = kOffsetVariance;
+    break;
+  }
 }
 
 void ExecutionStep::setCandidates(
@@ -30,6 +45,61 @@ void ExecutionStep::setCandidates(
   }
   std::stable_sort(pending.begin(), pending.end(),
                    [](const auto &a, const auto &b) { return a.second > b.second; });
+  if (correction == ModelCorrection::Adapt ||
+      correction == ModelCorrection::AdaptAndErrors)
+    prepareAdaptation();
+}
+
+void ExecutionStep::prepareAdaptation() {
+  representationByHash.clear();
+  whyNoRepresentation.clear();
+  scaleWeight = lastLayerWeight = 0;
+  if (pending.empty())
+    return;
+  // Each term's weight makes its prior variance, averaged over the
+  // candidates, the one given to it; a term that is zero on every
+  // candidate stays off.
+  // The scale acts around the model's best k, the first to be measured:
+  // an error common to them is an offset, not a scale.
+  size_t best = std::min<size_t>(std::max(topK, 1u), pending.size());
+  scaleCenter = 0;
+  for (size_t i = 0; i < best; ++i)
+    scaleCenter += std::log(pending[i].second);
+  scaleCenter /= double(best);
+  double squares = 0;
+  for (const auto &candidate : pending)
+    squares += std::pow(std::log(candidate.second) - scaleCenter, 2);
+  squares /= double(pending.size());
+  if (squares > 1e-12)
+    scaleWeight = kScaleVariance / squares;
+  if (!represent)
+    return;
+  std::vector<Config> configs;
+  configs.reserve(pending.size());
+  for (const auto &candidate : pending)
+    configs.push_back(candidate.first);
+  llvm::Expected<std::vector<std::vector<float>>> representations =
+      represent(configs);
+  if (!representations) {
+    whyNoRepresentation = llvm::toString(representations.takeError());
+    return;
+  }
+  if (representations->size() != configs.size()) {
+    whyNoRepresentation = "the model represented " +
+                          std::to_string(representations->size()) + " of " +
+                          std::to_string(configs.size()) + " candidates";
+    return;
+  }
+  double norms = 0;
+  for (const std::vector<float> &r : *representations)
+    for (float v : r)
+      norms += double(v) * double(v);
+  norms /= double(configs.size());
+  if (norms <= 1e-12)
+    return;
+  lastLayerWeight = kLastLayerVariance / norms;
+  for (auto [config, r] : llvm::zip(configs, *representations))
+    representationByHash.emplace(hash(config), std::move(r));
 }
 
 double ExecutionStep::distance(const Config &a, const Config &b) {
@@ -52,8 +122,32 @@ double ExecutionStep::distance(const Config &a, const Config &b) {
   return total + double(std::max(a.size(), b.size()) - n);
 }
 
-double ExecutionStep::covariance(const Config &a, const Config &b) {
-  return kErrorVariance * std::exp(-distance(a, b) / kCorrelationLength);
+ExecutionStep::Point ExecutionStep::pointOf(const Config &config) const {
+  uint64_t key = hash(config);
+  Point point{&config, 0, {}};
+  auto predicted = predictedByHash.find(key);
+  if (predicted != predictedByHash.end())
+    point.logPredicted = std::log(predicted->second);
+  auto represented = representationByHash.find(key);
+  if (represented != representationByHash.end())
+    point.representation = represented->second;
+  return point;
+}
+
+double ExecutionStep::covariance(const Point &a, const Point &b) const {
+  double k = offsetVariance + scaleWeight * (a.logPredicted - scaleCenter) *
+                                 (b.logPredicted - scaleCenter);
+  if (errorVariance > 0)
+    k += errorVariance *
+         std::exp(-distance(*a.config, *b.config) / kCorrelationLength);
+  if (lastLayerWeight > 0 && !a.representation.empty() &&
+      a.representation.size() == b.representation.size()) {
+    double dot = 0;
+    for (auto [x, y] : llvm::zip(a.representation, b.representation))
+      dot += double(x) * double(y);
+    k += lastLayerWeight * dot;
+  }
+  return k;
 }
 
 void ExecutionStep::condition() {
@@ -63,7 +157,7 @@ void ExecutionStep::condition() {
   std::vector<std::vector<double>> a(n, std::vector<double>(2 * n, 0));
   for (size_t i = 0; i < n; ++i) {
     for (size_t j = 0; j < n; ++j)
-      a[i][j] = covariance(measured[i].config, measured[j].config) +
+      a[i][j] = covariance(measured[i].point(), measured[j].point()) +
                 (i == j ? kNoiseVariance : 0);
     a[i][n + i] = 1;
   }
@@ -94,40 +188,43 @@ void ExecutionStep::condition() {
 }
 
 std::pair<double, double>
-ExecutionStep::posterior(const Config &config) const {
+ExecutionStep::posterior(const Point &point) const {
   size_t n = measured.size();
   std::vector<double> k(n);
   for (size_t i = 0; i < n; ++i)
-    k[i] = covariance(config, measured[i].config);
+    k[i] = covariance(point, measured[i].point());
   double mean = 0, explained = 0;
   for (size_t i = 0; i < n; ++i) {
     mean += k[i] * weights[i];
     for (size_t j = 0; j < n; ++j)
       explained += k[i] * inverse[i][j] * k[j];
   }
-  return {mean, std::sqrt(std::max(0.0, kErrorVariance - explained))};
+  return {mean,
+          std::sqrt(std::max(0.0, covariance(point, point) - explained))};
 }
 
 double ExecutionStep::correctedPrediction(const Config &config) const {
   auto it = predictedByHash.find(hash(config));
   if (it == predictedByHash.end())
     return 0;
-  return it->second * std::exp(correct ? posterior(config).first : 0);
+  if (correction == ModelCorrection::None)
+    return it->second;
+  return it->second * std::exp(posterior(pointOf(config)).first);
 }
 
 double ExecutionStep::uncertainty(const Config &config) const {
-  return posterior(config).second;
+  return posterior(pointOf(config)).second;
 }
 
 std::vector<Config> ExecutionStep::propose(size_t count) {
   std::vector<Config> result;
-  if (correct && !measured.empty()) {
+  if (correction != ModelCorrection::None && !measured.empty()) {
     // Re-rank what is left by the corrected predictions (stable: the
     // model's order on ties).
     std::vector<std::pair<double, size_t>> order;
     order.reserve(pending.size());
     for (auto [i, candidate] : llvm::enumerate(pending)) {
-      auto [mean, deviation] = posterior(candidate.first);
+      auto [mean, deviation] = posterior(pointOf(candidate.first));
       order.push_back(
           {std::log(candidate.second) + mean + kExploration * deviation, i});
     }
@@ -227,17 +324,19 @@ void ExecutionStep::observe(llvm::ArrayRef<Observation> observations) {
         best = std::max(best, observation.value);
     }
   // Only the correction reads the measured errors.
-  if (!correct)
+  if (correction == ModelCorrection::None)
     return;
   for (const Observation &observation : observations) {
-    auto it = predictedByHash.find(hash(observation.config));
-    if (it == predictedByHash.end())
+    Point point = pointOf(observation.config);
+    if (!predictedByHash.count(hash(observation.config)))
       continue;
     double speedup = observation.ok() && observation.value > 0
                          ? observation.value
                          : kFailedSpeedup;
-    measured.push_back(
-        {observation.config, std::log(speedup) - std::log(it->second)});
+    measured.push_back({observation.config, point.logPredicted,
+                        std::vector<float>(point.representation.begin(),
+                                           point.representation.end()),
+                        std::log(speedup) - point.logPredicted});
   }
   condition();
 }

@@ -5,12 +5,37 @@
 #include "tuner/Search/Strategies.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 
 #include <chrono>
 
 using namespace tuner;
 
 Strategy::~Strategy() = default;
+
+llvm::StringRef tuner::modelCorrectionName(ModelCorrection correction) {
+  switch (correction) {
+  case ModelCorrection::None:
+    return "none";
+  case ModelCorrection::Errors:
+    return "gp";
+  case ModelCorrection::Adapt:
+    return "adapt";
+  case ModelCorrection::AdaptAndErrors:
+    return "adapt+gp";
+  }
+  llvm_unreachable("unknown model correction");
+}
+
+std::optional<ModelCorrection>
+tuner::parseModelCorrection(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<ModelCorrection>>(name)
+      .Cases({"none", "false"}, ModelCorrection::None)
+      .Cases({"gp", "true"}, ModelCorrection::Errors)
+      .Case("adapt", ModelCorrection::Adapt)
+      .Case("adapt+gp", ModelCorrection::AdaptAndErrors)
+      .Default(std::nullopt);
+}
 
 Observation Observation::failure(Config config, Status status,
                                  std::string message) {
@@ -53,6 +78,7 @@ ExecutionOptions executionOptions(const SearchProblem &problem,
   execution.diverse = options.diverseTopK;
   execution.hash = problem.hash;
   execution.stratum = problem.stratum;
+  execution.represent = problem.represent;
   return execution;
 }
 

@@ -75,7 +75,10 @@ SearchProblem ProgramSearch::problem() const {
   PlanCache *cache = plans.get();
   // Parameters the model has no features for split the candidates into
   // strata that the execution step measures in turn.
-  if (model) {
+  if (ModelEvaluator *evaluator = model.get()) {
+    problem.represent = [evaluator](llvm::ArrayRef<Config> configs) {
+      return evaluator->represent(configs);
+    };
     std::vector<size_t> unseen;
     for (auto [i, parameter] :
          llvm::enumerate(chain.getSpace().getParameters()))

@@ -8,6 +8,7 @@
 // RUN: not tuner-opt %s --tuner-autotune="strategy=bo strategy-options=initial=4,trees=9 database=none" 2>&1 | FileCheck %s --check-prefix=SETTING-KEY
 // RUN: not tuner-opt %s --tuner-autotune="strategy=random strategy-options=initial=4 database=none" 2>&1 | FileCheck %s --check-prefix=SETTING-NONE
 // RUN: not tuner-opt %s --tuner-autotune="strategy=bo strategy-options=initial database=none" 2>&1 | FileCheck %s --check-prefix=SETTING-FORM
+// RUN: not tuner-opt %s --tuner-autotune="model-correction=finetune database=none" 2>&1 | FileCheck %s --check-prefix=CORRECTION
 // RUN: printf 'not a database, but precious data\n' > %t.notdb
 // RUN: cp %t.notdb %t.notdb.orig
 // RUN: not tuner-opt %s --tuner-autotune="database=%t.notdb" 2>&1 | FileCheck %s --check-prefix=CORRUPT
@@ -20,6 +21,7 @@
 // UNBOUNDED: error: the search needs a limit: set 'budget' (candidates) or 'time-budget' (seconds)
 // REPETITIONS: error: 'repetitions' must be at least 5 (got 3)
 // TIMEOUT: error: 'timeout' must be positive (got 0)
+// CORRECTION: error: 'model-correction' must be none, gp, adapt or adapt+gp (got 'finetune')
 // SETTING: error: 'strategy-options': strategy 'bo': setting 'acquisition=ucb': expected one of ei, poi, lcb, multi, advanced-multi
 // SETTING-KEY: error: 'strategy-options': strategy 'bo' has no setting 'trees' (known: initial, acquisition, exploration, {{.*}})
 // SETTING-NONE: error: 'strategy-options': strategy 'random' has no settings (got 'initial')

@@ -7,10 +7,14 @@
 // RUN: tuner-opt %s --tuner-autotune="strategy=mcts top-k=4 mcts-iterations=40 database=none summary-output=%t.mcts.json" -o /dev/null
 // RUN: %python %S/Inputs/check-speedup.py %t.mcts.json | FileCheck %s --check-prefix=MCTS
 // With the execution step's correction of the model (by default, the
-// paper's plain top k).
+// paper's plain top k): the errors' process ("true" is the old spelling of
+// "gp"), and the model adapted to the function, in two batches of two.
 // RUN: tuner-opt %s --tuner-autotune="strategy=mcts top-k=4 mcts-iterations=40 model-correction=true database=none summary-output=%t.corrected.json" -o /dev/null
 // RUN: %python %S/Inputs/check-speedup.py %t.corrected.json | FileCheck %s --check-prefix=MCTS
 // RUN: FileCheck %s --check-prefix=CORRECTED < %t.corrected.json
+// RUN: tuner-opt %s --tuner-autotune="strategy=mcts top-k=4 jobs=2 mcts-iterations=40 model-correction=adapt+gp database=none summary-output=%t.adapted.json" -o /dev/null
+// RUN: %python %S/Inputs/check-speedup.py %t.adapted.json | FileCheck %s --check-prefix=MCTS
+// RUN: FileCheck %s --check-prefix=ADAPTED < %t.adapted.json
 // RUN: FileCheck %s --check-prefix=PLAIN < %t.mcts.json
 // Measuring only schedules far apart among the model's best.
 // RUN: tuner-opt %s --tuner-autotune="strategy=beam top-k=4 diverse-top-k=true database=none summary-output=%t.diverse.json" -o /dev/null
@@ -49,7 +53,7 @@
 // PORTFOLIO: portfolio: never slower than the baseline, 8 measured
 // BADMODEL: error: cannot use the cost model:
 // PLAIN: "diverse_top_k": false
-// PLAIN: "model_correction": false
+// PLAIN: "model_correction": "none"
 // PLAIN-NEXT: "model_predictions": {{[1-9][0-9]*}}
 // Each config is planned once: the model's features reuse the plans the
 // schedule hash made.
@@ -57,7 +61,8 @@
 // PLAIN-NEXT: "planned": {{[1-9][0-9]*}},
 // PLAIN-NEXT: "reused": {{[1-9][0-9]*}}
 // DIVERSE: "diverse_top_k": true
-// CORRECTED: "model_correction": true
+// CORRECTED: "model_correction": "gp"
+// ADAPTED: "model_correction": "adapt+gp"
 
 func.func @mm(%A: tensor<64x64xf32>, %B: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %zero = arith.constant 0.0 : f32

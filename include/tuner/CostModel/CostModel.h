@@ -168,6 +168,15 @@ public:
     /// when a config cannot be planned.
     llvm::Expected<std::vector<double>>
     predict(llvm::ArrayRef<Config> configs) const;
+    /// What the model's last layer sees of `configs`, for adapting the
+    /// model to this program (ExecutionStep): per config, the input of each
+    /// network's last layer minus that of the untransformed schedule, the
+    /// networks' concatenated. The predicted log speedup is a linear
+    /// function of it (up to the clamping of the logits), so retraining
+    /// the last layer on measurements of this program moves the
+    /// predictions along it. Fails (naming the config) like predict.
+    llvm::Expected<std::vector<std::vector<float>>>
+    represent(llvm::ArrayRef<Config> configs) const;
     /// Takes configs' plans from `cache` (which must outlive the predictor
     /// and be of the same program and space) instead of planning them.
     void usePlans(PlanCache &cache) { plans = &cache; }
@@ -175,12 +184,20 @@ public:
   private:
     friend class CostModel;
     ProgramPredictor(const CostModel &model, const Space &space,
-                     FeatureExtractor extractor, std::vector<float> reference)
+                     FeatureExtractor extractor, ProgramFeatures reference,
+                     std::vector<float> referenceScores)
         : model(model), space(space), extractor(std::move(extractor)),
-          referenceScores(std::move(reference)) {}
+          reference(std::make_shared<const ProgramFeatures>(
+              std::move(reference))),
+          referenceScores(std::move(referenceScores)) {}
+    /// The features of `configs`, in order.
+    llvm::Expected<std::vector<ProgramFeatures>>
+    extract(llvm::ArrayRef<Config> configs) const;
     const CostModel &model;
     const Space &space;
     FeatureExtractor extractor;
+    /// The untransformed schedule.
+    std::shared_ptr<const ProgramFeatures> reference;
     /// Per network, the untransformed schedule's score.
     std::vector<float> referenceScores;
     PlanCache *plans = nullptr;
@@ -196,6 +213,12 @@ public:
   /// together.
   std::vector<double> predict(const ProgramFeatures &reference,
                               llvm::ArrayRef<ProgramFeatures> schedules) const;
+
+  /// ProgramPredictor::represent for already extracted schedules of one
+  /// program over `reference`, its untransformed schedule.
+  std::vector<std::vector<float>>
+  represent(const ProgramFeatures &reference,
+            llvm::ArrayRef<ProgramFeatures> schedules) const;
 
   const NetworkShape &getShape() const;
   /// Networks in the ensemble (1 for a single network).

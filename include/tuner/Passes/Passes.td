@@ -155,10 +155,14 @@ def TunerAutotune : Pass<"tuner-autotune", "mlir::ModuleOp"> {
            "Best predicted schedules measured at the end of beam and mcts">,
     Option<"mctsIterations", "mcts-iterations", "unsigned",
            /*default=*/"200", "Nodes MCTS expands">,
-    Option<"modelCorrection", "model-correction", "bool", /*default=*/"false",
+    Option<"modelCorrection", "model-correction", "std::string",
+           /*default=*/"\"none\"",
            "Before each batch of the top-k measurements of beam and mcts, "
-           "re-rank the schedules still to measure by the model's errors on "
-           "similar measured ones (default: the plain top k)">,
+           "re-rank the schedules still to measure by what the measurements "
+           "so far say of the model: none (the plain top k), gp (the "
+           "model's errors on similar measured schedules), adapt (the model "
+           "adapted to the function: offset, scale and last layer refitted) "
+           "or adapt+gp">,
     Option<"diverseTopK", "diverse-top-k", "bool", /*default=*/"false",
            "Measure, of the schedules beam and mcts rank best, only ones at "
            "least one structural decision (or a factor of 16 in tile sizes "

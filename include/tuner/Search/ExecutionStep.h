@@ -5,23 +5,40 @@
 // and the best measured wins. This is what corrects the model's error.
 //
 // Measurements arrive in batches, and each batch says how wrong the model
-// was about the schedules in it. The model's errors are not independent:
-// the schedules it ranks highest tend to be variations of one schedule
-// (other tile sizes, another unroll factor), and when it misjudges that
-// schedule it misjudges all of them. So before proposing the next batch,
-// the step models the model's log error (log measured - log predicted) as a
-// Gaussian process over configs, whose covariance falls with the distance
-// between configs, conditions it on the errors measured so far, and ranks
-// the schedules not yet measured by
+// was about the schedules in it. Before proposing the next batch, the step
+// can use them (ModelCorrection) by modelling the model's log error on this
+// function, log measured - log predicted, as a Gaussian process over the
+// candidates, conditioned on the errors measured so far, and ranking the
+// schedules not yet measured by
 //
 //   log predicted + posterior mean of the error + kExploration * its
 //   posterior standard deviation
 //
-// (an upper confidence bound). The first batch is the model's best, as
-// before; after it, schedules like the ones measured inherit their errors,
-// and schedules unlike any measured one keep the benefit of the doubt, so a
-// family of schedules the measurements refuted is not measured k times
-// over.
+// (an upper confidence bound). The first batch is the model's best either
+// way. The process's covariance is a sum of terms, each one way the model
+// can be wrong about one function:
+//
+// - errors (`gp`): the model's errors are not independent. The schedules it
+//   ranks highest tend to be variations of one schedule (other tile sizes,
+//   another unroll factor), and when it misjudges that schedule it
+//   misjudges all of them. This term's covariance falls with the distance
+//   between configs, so schedules like the ones measured inherit their
+//   errors, and schedules unlike any measured one keep the benefit of the
+//   doubt: a family of schedules the measurements refuted is not measured
+//   k times over.
+// - adaptation (`adapt`): the model is retrained on this function, in
+//   closed form. Three terms: a constant (the model is off by a factor on
+//   this function), a multiple of the log prediction (it over- or
+//   under-states how much schedules differ here: its log predictions need
+//   a scale), and a linear function of what the model's last layer sees
+//   of a schedule (ScheduleRepresentation: the posterior mean is that of a
+//   Bayesian last layer refitted on the measurements, with the trained
+//   weights as its prior mean). Unlike the first term, these carry what
+//   one measurement says to every candidate, near or far.
+//
+// Each term is scaled so that its prior variance, averaged over the
+// candidates, is the variance given to it (kOffsetVariance and so on), and
+// the posterior is exact: at most top-k measurements.
 //
 // Diversity acts before any measurement: with it, a schedule is proposed
 // only if it is at least kMinDistance from every schedule proposed before
@@ -54,11 +71,18 @@ namespace tuner {
 
 class ExecutionStep {
 public:
-  /// Measures at most `topK` schedules; with `correct`, re-ranks the ones
-  /// not yet measured after every batch of measurements (otherwise proposes
-  /// in the model's order); with `diverse`, skips schedules near one
-  /// proposed before while others are left.
-  ExecutionStep(unsigned topK, bool correct, bool diverse, ScheduleHash hash);
+  /// Measures at most `topK` schedules; with a `correction`, re-ranks the
+  /// ones not yet measured after every batch of measurements (otherwise
+  /// proposes in the model's order); with `diverse`, skips schedules near
+  /// one proposed before while others are left.
+  ExecutionStep(unsigned topK, ModelCorrection correction, bool diverse,
+                ScheduleHash hash);
+
+  /// How the model sees configs, for the adapted last layer (without it,
+  /// the adaptation has only the offset and the scale).
+  void setRepresentation(ScheduleRepresentation represent) {
+    this->represent = std::move(represent);
+  }
 
   /// Shares the measurements among the strata `stratum` tells apart (see
   /// the file comment); null: one stratum.
@@ -74,15 +98,23 @@ public:
   /// first, until `topK` have been proposed.
   std::vector<Config> propose(size_t count);
 
-  /// With the correction on, records the measured speedups (failed
-  /// candidates count as kFailedSpeedup) of proposed schedules.
+  /// With a correction, records the measured speedups (failed candidates
+  /// count as kFailedSpeedup) of proposed schedules.
   void observe(llvm::ArrayRef<Observation> observations);
 
   /// The prediction of candidate `config` corrected by the posterior mean
-  /// of the model's error (its model prediction before any measurement).
+  /// of the model's error (its model prediction before any measurement or
+  /// without a correction; 0 for a config that is no candidate).
   double correctedPrediction(const Config &config) const;
-  /// The posterior standard deviation of the model's log error at `config`.
+  /// The posterior standard deviation of the model's log error at
+  /// candidate `config`.
   double uncertainty(const Config &config) const;
+  /// Whether the candidates have representations (the correction adapts
+  /// the model and it could say how it sees them).
+  bool hasRepresentations() const { return !representationByHash.empty(); }
+  /// Why the model could not say how it sees the candidates (empty if it
+  /// could or was not asked).
+  const std::string &representationError() const { return whyNoRepresentation; }
 
   /// How far apart two configs of one space are: the sum over parameters of
   /// 0 for equal values, |log2(a / b)| / 4 (at most 1) for positive
@@ -94,13 +126,23 @@ public:
 
   /// What a failed measurement counts as.
   static constexpr double kFailedSpeedup = 0.1;
-  /// Prior covariance of the log errors at configs d apart:
-  /// kErrorVariance * exp(-d / kCorrelationLength). The variance is that of
-  /// the shipped model's log errors within programs (mean absolute log
-  /// error about 0.7); the errors of configs one parameter apart are
-  /// correlated by one half.
+  /// Prior covariance of the log errors at configs d apart, the errors
+  /// term: kErrorVariance * exp(-d / kCorrelationLength). The variance is
+  /// that of the shipped model's log errors within programs (mean absolute
+  /// log error about 0.7); the errors of configs one parameter apart are
+  /// correlated by one half. With the adaptation, the term keeps half.
   static constexpr double kErrorVariance = 0.5;
   static constexpr double kCorrelationLength = 1.4427; // 1 / ln 2
+  /// The adaptation's terms: a constant log error (the model off by a
+  /// factor of about e = 2.7 on this function, one standard deviation), a
+  /// multiple of the log prediction (its scale off by about 20 %) and the
+  /// refitted last layer. The first batch is the model's best schedules,
+  /// whose log predictions are alike, so it cannot tell a wrong offset from
+  /// a wrong scale; the offset, the simpler explanation, gets the larger
+  /// prior, and the scale shows once the measurements spread.
+  static constexpr double kOffsetVariance = 1.0;
+  static constexpr double kScaleVariance = 0.05;
+  static constexpr double kLastLayerVariance = 0.25;
   /// Variance of a measured log error around the process (timing noise and
   /// what the distance does not explain).
   static constexpr double kNoiseVariance = 0.05;
@@ -110,21 +152,46 @@ public:
   static constexpr double kMinDistance = 1.0;
 
 private:
+  /// What the covariance reads of a candidate.
+  struct Point {
+    const Config *config;
+    double logPredicted;
+    /// Empty without representations.
+    llvm::ArrayRef<float> representation;
+  };
   struct Measured {
     Config config;
+    double logPredicted;
+    std::vector<float> representation;
     double logError;
+    Point point() const { return {&config, logPredicted, representation}; }
   };
+  /// The candidate `config` as a point (not a candidate: prediction 1).
+  Point pointOf(const Config &config) const;
   /// Prior covariance of the errors at `a` and `b`.
-  static double covariance(const Config &a, const Config &b);
+  double covariance(const Point &a, const Point &b) const;
   /// Refreshes `weights` and `inverse` after new measurements.
   void condition();
-  /// Posterior mean and standard deviation of the log error at `config`.
-  std::pair<double, double> posterior(const Config &config) const;
+  /// Posterior mean and standard deviation of the log error at `point`.
+  std::pair<double, double> posterior(const Point &point) const;
+  /// With the adaptation: asks the model for the candidates'
+  /// representations and scales the adaptation's terms to the candidates.
+  void prepareAdaptation();
 
   unsigned topK;
-  bool correct, diverse;
+  ModelCorrection correction;
+  bool diverse;
   ScheduleHash hash;
   std::function<uint64_t(const Config &)> stratum;
+  ScheduleRepresentation represent;
+  /// Variances of the covariance's terms (0: the term is off), each
+  /// divided by the mean over the candidates of what it multiplies.
+  double errorVariance = 0, offsetVariance = 0, scaleWeight = 0,
+         lastLayerWeight = 0;
+  /// The log prediction the scale multiplies is taken from this one.
+  double scaleCenter = 0;
+  std::unordered_map<uint64_t, std::vector<float>> representationByHash;
+  std::string whyNoRepresentation;
   /// The best speedup measured in each stratum (0: only failures).
   std::unordered_map<uint64_t, double> stratumBest;
   /// Candidates in the model's order (best first), not yet proposed.
@@ -151,6 +218,7 @@ protected:
       : execution(options.topK, options.correct, options.diverse,
                   options.hash) {
     execution.setStrata(options.stratum);
+    execution.setRepresentation(options.represent);
   }
   /// The whole search against the model: every schedule scored, with its
   /// predicted speedup (the untransformed program left out).

@@ -28,14 +28,16 @@ struct ExecutionOptions {
   /// How many of the best predicted schedules are measured at the end (the
   /// step that corrects the model's error).
   unsigned topK = 8;
-  /// Re-rank the schedules still to measure by the model's errors on
-  /// similar measured ones (see ExecutionStep); off by default.
-  bool correct = false;
+  /// Re-rank the schedules still to measure by what the measurements so
+  /// far say of the model (see ExecutionStep); off by default.
+  ModelCorrection correct = ModelCorrection::None;
   /// Measure schedules far apart (see ExecutionStep).
   bool diverse = false;
   ScheduleHash hash;
   /// See SearchProblem::stratum.
   std::function<uint64_t(const Config &)> stratum;
+  /// See SearchProblem::represent.
+  ScheduleRepresentation represent;
 };
 
 /// The execution options apply to beam search with a model; beam search by

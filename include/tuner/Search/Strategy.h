@@ -103,6 +103,35 @@ class DecisionTree;
 /// Config::hash.
 using ScheduleHash = std::function<uint64_t(const Config &)>;
 
+/// The model's representation of configs for adapting it to one program
+/// (CostModel::ProgramPredictor::represent): one vector per config, in
+/// order, whose length is the same for all.
+using ScheduleRepresentation =
+    std::function<llvm::Expected<std::vector<std::vector<float>>>(
+        llvm::ArrayRef<Config>)>;
+
+/// How the execution step of the model-guided strategies uses the
+/// measurements of its top k before proposing the next batch (see
+/// ExecutionStep).
+enum class ModelCorrection {
+  /// The model's order, unchanged.
+  None,
+  /// A Gaussian process over configs on the model's log errors: schedules
+  /// near a measured one inherit its error.
+  Errors,
+  /// The model adapted to the function: a per-function offset and scale of
+  /// its log predictions and its last layer refitted (Bayesian) on the
+  /// measured log speedups.
+  Adapt,
+  /// Both.
+  AdaptAndErrors,
+};
+/// "none", "gp", "adapt", "adapt+gp".
+llvm::StringRef modelCorrectionName(ModelCorrection correction);
+/// Those names; also "false" (none) and "true" (gp), the values of the
+/// boolean option it replaced.
+std::optional<ModelCorrection> parseModelCorrection(llvm::StringRef name);
+
 /// What a strategy searches. Every space has its chain; a program's space
 /// (an MLIR function's) also has the decision tree of its schedules, and,
 /// when a cost model can score the program, the model as an evaluator.
@@ -117,6 +146,10 @@ struct SearchProblem {
   /// predictions cannot rank them against each other, and the execution
   /// step shares its measurements among the strata. Null: one stratum.
   std::function<uint64_t(const Config &)> stratum;
+  /// With a model that can say how it sees configs: see
+  /// ScheduleRepresentation. Null: the execution step adapts only the
+  /// offset and scale of the model's predictions.
+  ScheduleRepresentation represent;
 };
 
 /// The knobs of the built-in strategies (each reads the ones it has).
@@ -129,7 +162,7 @@ struct StrategyOptions {
   /// MCTS: nodes expanded.
   unsigned mctsIterations = 200;
   /// Model-guided strategies: see ExecutionStep.
-  bool modelCorrection = false;
+  ModelCorrection modelCorrection = ModelCorrection::None;
   bool diverseTopK = false;
   /// Strategy-specific settings, key -> value as the user wrote them; each
   /// strategy reads its own keys (StrategyInfo::settings) and rejects bad

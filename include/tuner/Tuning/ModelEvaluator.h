@@ -28,6 +28,13 @@ public:
   /// the others of their batch are still scored.
   std::vector<Observation> evaluate(llvm::ArrayRef<Config> configs) override;
 
+  /// How the model sees `configs` (CostModel::ProgramPredictor::represent),
+  /// for adapting it to the function.
+  llvm::Expected<std::vector<std::vector<float>>>
+  represent(llvm::ArrayRef<Config> configs) const {
+    return predictor.represent(configs);
+  }
+
   /// Configs scored, and configs the model could not score.
   size_t predictions() const { return predicted; }
   size_t failures() const { return failed; }

@@ -3,6 +3,7 @@
 #include "tuner/CostModel/CostModel.h"
 #include "tuner/CostModel/Training.h"
 
+#include "CostModelImpl.h"
 #include "TestPrograms.h"
 
 #include "llvm/Support/Base64.h"
@@ -154,6 +155,48 @@ TEST_F(ModelFileTest, PredictionsAreBatchedAndOrdered) {
     EXPECT_EQ(*again, *all);
   }
   failed = predictor->predict({configs[0], bad});
+  ASSERT_FALSE(bool(failed));
+  EXPECT_EQ(llvm::toString(failed.takeError()).rfind("config 1: ", 0), 0u);
+}
+
+TEST_F(ModelFileTest, RepresentationIsWhatTheLastLayerSees) {
+  // The predicted log speedup is each network's last layer applied to its
+  // part of the representation, averaged over the networks (the bias
+  // cancels in the difference to the untransformed schedule).
+  const ProgramRecord &program = dataset->programs[0];
+  std::vector<Config> configs = sampledConfigs(*dataset, program.id);
+  configs.push_back(program.space.defaultConfig());
+  llvm::Expected<CostModel::ProgramPredictor> predictor =
+      model->forProgram(program.tree, program.space);
+  ASSERT_TRUE(bool(predictor)) << llvm::toString(predictor.takeError());
+  llvm::Expected<std::vector<double>> predicted = predictor->predict(configs);
+  ASSERT_TRUE(bool(predicted));
+  llvm::Expected<std::vector<std::vector<float>>> represented =
+      predictor->represent(configs);
+  ASSERT_TRUE(bool(represented)) << llvm::toString(represented.takeError());
+  ASSERT_EQ(represented->size(), configs.size());
+  const auto &networks = model->getImpl().networks;
+  for (size_t i = 0; i < configs.size(); ++i) {
+    double logSpeedup = 0;
+    size_t offset = 0;
+    for (const Network<float> &network : networks) {
+      const auto &last = network.lastLayerWeight();
+      for (Eigen::Index j = 0; j < last.cols(); ++j)
+        logSpeedup += double(last(0, j)) * (*represented)[i][offset + j];
+      offset += last.cols();
+    }
+    ASSERT_EQ(offset, (*represented)[i].size());
+    logSpeedup /= double(networks.size());
+    EXPECT_NEAR(logSpeedup, std::log((*predicted)[i]), 1e-4) << i;
+  }
+  // The untransformed schedule is the origin.
+  for (float v : represented->back())
+    EXPECT_EQ(v, 0.0f);
+  // A config outside the space is an error naming it.
+  Config bad = configs[0];
+  bad[0] = ParamValue::integer(3);
+  llvm::Expected<std::vector<std::vector<float>>> failed =
+      predictor->represent({configs[0], bad});
   ASSERT_FALSE(bool(failed));
   EXPECT_EQ(llvm::toString(failed.takeError()).rfind("config 1: ", 0), 0u);
 }

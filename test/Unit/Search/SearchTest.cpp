@@ -309,14 +309,16 @@ TEST(Search, TheExecutionStepLeavesAFamilyTheMeasurementsRefuted) {
     BeamSearchOptions options;
     options.width = 8;
     options.topK = 6;
-    options.correct = correct;
+    options.correct =
+        correct ? ModelCorrection::Errors : ModelCorrection::None;
     return createModelBeamSearch(*tree, model, options);
   };
   auto mcts = [&](Evaluator &model, bool correct) {
     MonteCarloOptions options;
     options.iterations = 60;
     options.topK = 6;
-    options.correct = correct;
+    options.correct =
+        correct ? ModelCorrection::Errors : ModelCorrection::None;
     return createMonteCarloTreeSearch(*tree, model, options);
   };
   // Beam search: without correction, six variations of the model's
