@@ -813,9 +813,11 @@ CostModel::represent(const ProgramFeatures &reference,
     size_t offset = 0;
     for (auto [network, base] : llvm::zip(impl->networks, references)) {
       Network<float>::Matrix inputs = lastLayerInputs(network, batch);
+      const Network<float>::Matrix &weight = network.lastLayerWeight();
       for (auto [k, i] : llvm::enumerate(indices))
         for (Eigen::Index row = 0; row < inputs.rows(); ++row)
-          result[i][offset + row] = inputs(row, k) - base(row, 0);
+          result[i][offset + row] =
+              weight(0, row) * (inputs(row, k) - base(row, 0));
       offset += inputs.rows();
     }
   });

@@ -21,6 +21,7 @@ ExecutionStep::ExecutionStep(unsigned topK, ModelCorrection correction,
     break;
   case ModelCorrection::Errors:
     errorVariance = kErrorVariance;
+    exploration = kExploration;
     break;
   case ModelCorrection::Adapt:
     offsetVariance = kOffsetVariance;
@@ -226,7 +227,7 @@ std::vector<Config> ExecutionStep::propose(size_t count) {
     for (auto [i, candidate] : llvm::enumerate(pending)) {
       auto [mean, deviation] = posterior(pointOf(candidate.first));
       order.push_back(
-          {std::log(candidate.second) + mean + kExploration * deviation, i});
+          {std::log(candidate.second) + mean + exploration * deviation, i});
     }
     std::stable_sort(order.begin(), order.end(),
                      [](const auto &a, const auto &b) { return a.first > b.first; });

@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CorrectionReplay.h"
 #include "DatabaseInput.h"
 
 #include "tuner/CostModel/CostModel.h"
@@ -84,6 +85,21 @@ static cl::opt<std::string>
                cl::desc("Write the evaluation (metrics and rows of program, "
                         "measured and predicted speedup) as JSON"),
                cl::value_desc("file"), cl::cat(toolCategory));
+static cl::opt<bool> replayCorrectionsOption(
+    "replay-corrections",
+    cl::desc("Replay the execution step's corrections of --model (none, gp, "
+             "adapt, adapt+gp) on the dataset's measured schedules: per "
+             "program, the model's best --replay-top-k measured in batches "
+             "of --replay-batch, corrected between batches"),
+    cl::cat(toolCategory));
+static cl::opt<unsigned>
+    replayTopKOption("replay-top-k",
+                     cl::desc("Schedules measured per program in the replay"),
+                     cl::init(4), cl::cat(toolCategory));
+static cl::opt<unsigned>
+    replayBatchOption("replay-batch",
+                      cl::desc("Schedules per batch in the replay"),
+                      cl::init(2), cl::cat(toolCategory));
 static cl::opt<bool>
     listFeaturesOption("list-features",
                        cl::desc("Document the features of the computation "
@@ -376,6 +392,34 @@ static Error train() {
   return Error::success();
 }
 
+/// The programs --evaluate and --replay-corrections use: the model's
+/// held-out test programs in the dataset, or with --all every program (an
+/// empty list).
+static Expected<std::vector<std::string>>
+evaluationPrograms(const CostModel &model, const Dataset &dataset) {
+  std::vector<std::string> programs;
+  if (!allOption) {
+    std::set<std::string> present;
+    for (const ProgramRecord &program : dataset.programs)
+      present.insert(program.id);
+    for (const std::string &id : model.getDataset().testPrograms)
+      if (present.count(id))
+        programs.push_back(id);
+    if (programs.empty())
+      return error("none of the model's " +
+                   llvm::Twine(model.getDataset().testPrograms.size()) +
+                   " test programs is in " + inputsDescription() +
+                   " (was the model trained on another dataset?); use --all "
+                   "to evaluate on every program");
+    if (programs.size() < model.getDataset().testPrograms.size())
+      llvm::WithColor::warning(llvm::errs(), "tuner-train")
+          << (model.getDataset().testPrograms.size() - programs.size())
+          << " of the model's test programs are not in " << inputsDescription()
+          << "\n";
+  }
+  return programs;
+}
+
 static Error evaluate() {
   if (modelOption.empty())
     return error("--evaluate needs --model FILE");
@@ -386,26 +430,10 @@ static Error evaluate() {
   if (!dataset)
     return dataset.takeError();
 
-  std::vector<std::string> programs;
-  if (!allOption) {
-    std::set<std::string> present;
-    for (const ProgramRecord &program : dataset->programs)
-      present.insert(program.id);
-    for (const std::string &id : model->getDataset().testPrograms)
-      if (present.count(id))
-        programs.push_back(id);
-    if (programs.empty())
-      return error("none of the model's " +
-                   llvm::Twine(model->getDataset().testPrograms.size()) +
-                   " test programs is in " + inputsDescription() +
-                   " (was the model trained on another dataset?); use --all "
-                   "to evaluate on every program");
-    if (programs.size() < model->getDataset().testPrograms.size())
-      llvm::WithColor::warning(llvm::errs(), "tuner-train")
-          << (model->getDataset().testPrograms.size() - programs.size())
-          << " of the model's test programs are not in " << inputsDescription()
-          << "\n";
-  }
+  Expected<std::vector<std::string>> programs =
+      evaluationPrograms(*model, *dataset);
+  if (!programs)
+    return programs.takeError();
   std::set<std::string> targets;
   for (const ProgramRecord &program : dataset->programs)
     targets.insert(program.target);
@@ -416,7 +444,7 @@ static Error evaluate() {
           << "' but the model was trained for '" << model->getTarget() << "'\n";
 
   Expected<Evaluation> evaluation =
-      evaluateCostModel(*model, *dataset, programs);
+      evaluateCostModel(*model, *dataset, *programs);
   if (!evaluation)
     return evaluation.takeError();
   if (evaluation->rows.empty())
@@ -456,6 +484,37 @@ static Error evaluate() {
   object["model"] = modelOption.getValue();
   object["dataset"] = inputsDescription();
   object["split"] = allOption ? "all" : "test";
+  return writeText(jsonOption, [&](llvm::raw_ostream &out) {
+    out << llvm::formatv("{0:2}", json) << "\n";
+  });
+}
+
+static Error replay() {
+  if (modelOption.empty())
+    return error("--replay-corrections needs --model FILE");
+  Expected<CostModel> model = CostModel::load(modelOption);
+  if (!model)
+    return model.takeError();
+  Expected<Dataset> dataset = readDataset();
+  if (!dataset)
+    return dataset.takeError();
+  Expected<std::vector<std::string>> programs =
+      evaluationPrograms(*model, *dataset);
+  if (!programs)
+    return programs.takeError();
+  llvm::outs() << "model " << modelOption << " on " << inputsDescription()
+               << ", " << (allOption ? "all programs" : "held-out test programs")
+               << "\n";
+  llvm::json::Value json = nullptr;
+  CorrectionReplayOptions options;
+  options.topK = replayTopKOption;
+  options.batch = replayBatchOption;
+  if (Error err = replayCorrections(
+          *dataset, std::set<std::string>(programs->begin(), programs->end()),
+          *model, options, llvm::outs(), &json))
+    return err;
+  if (jsonOption.empty())
+    return Error::success();
   return writeText(jsonOption, [&](llvm::raw_ostream &out) {
     out << llvm::formatv("{0:2}", json) << "\n";
   });
@@ -511,10 +570,15 @@ static Error run() {
   }
   if (!dumpFeaturesOption.empty())
     return dumpFeatures();
+  if (evaluateOption && replayCorrectionsOption)
+    return error("--evaluate and --replay-corrections are separate modes");
   if (evaluateOption)
     return evaluate();
+  if (replayCorrectionsOption)
+    return replay();
   if (!modelOption.empty() || allOption || !jsonOption.empty())
-    return error("--model, --all and --json are for --evaluate");
+    return error("--model, --all and --json are for --evaluate and "
+                 "--replay-corrections");
   return train();
 }
 

@@ -168,12 +168,14 @@ public:
     /// when a config cannot be planned.
     llvm::Expected<std::vector<double>>
     predict(llvm::ArrayRef<Config> configs) const;
-    /// What the model's last layer sees of `configs`, for adapting the
-    /// model to this program (ExecutionStep): per config, the input of each
-    /// network's last layer minus that of the untransformed schedule, the
-    /// networks' concatenated. The predicted log speedup is a linear
-    /// function of it (up to the clamping of the logits), so retraining
-    /// the last layer on measurements of this program moves the
+    /// What the model's last layer makes of `configs`, for adapting the
+    /// model to this program (ExecutionStep): per config and network, each
+    /// input of the network's last layer minus its value for the
+    /// untransformed schedule, times its weight (what it adds to the
+    /// predicted log speedup); the networks' concatenated. The predicted
+    /// log speedup is their sum over a network's part, averaged over the
+    /// networks (up to the clamping of the logits), so scaling the last
+    /// layer's weights on measurements of this program moves the
     /// predictions along it. Fails (naming the config) like predict.
     llvm::Expected<std::vector<std::vector<float>>>
     represent(llvm::ArrayRef<Config> configs) const;

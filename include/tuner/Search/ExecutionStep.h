@@ -11,8 +11,8 @@
 // candidates, conditioned on the errors measured so far, and ranking the
 // schedules not yet measured by
 //
-//   log predicted + posterior mean of the error + kExploration * its
-//   posterior standard deviation
+//   log predicted + posterior mean of the error (+ kExploration * its
+//   posterior standard deviation, with the errors' process alone)
 //
 // (an upper confidence bound). The first batch is the model's best either
 // way. The process's covariance is a sum of terms, each one way the model
@@ -28,12 +28,14 @@
 //   k times over.
 // - adaptation (`adapt`): the model is retrained on this function, in
 //   closed form. Three terms: a constant (the model is off by a factor on
-//   this function), a multiple of the log prediction (it over- or
-//   under-states how much schedules differ here: its log predictions need
-//   a scale), and a linear function of what the model's last layer sees
-//   of a schedule (ScheduleRepresentation: the posterior mean is that of a
-//   Bayesian last layer refitted on the measurements, with the trained
-//   weights as its prior mean). Unlike the first term, these carry what
+//   this function), a multiple of the log prediction measured from the
+//   mean of the model's best k (it over- or under-states how much
+//   schedules differ here: its log predictions need a scale), and a linear
+//   function of what each input of the model's last layer adds to a
+//   schedule's log prediction (ScheduleRepresentation: the posterior mean
+//   is that of a last layer whose weights are each rescaled by Bayesian
+//   regression on the measurements, the trained weights the prior mean).
+//   Unlike the first term, these carry what
 //   one measurement says to every candidate, near or far.
 //
 // Each term is scaled so that its prior variance, averaged over the
@@ -146,7 +148,11 @@ public:
   /// Variance of a measured log error around the process (timing noise and
   /// what the distance does not explain).
   static constexpr double kNoiseVariance = 0.05;
-  /// Weight of the posterior standard deviation in the ranking.
+  /// Weight of the posterior standard deviation in the ranking, with the
+  /// errors' process alone. With the adaptation the posterior mean ranks
+  /// alone: its doubt is largest for the schedules least like the measured
+  /// ones in the model's eyes, and measuring those first lost in replays
+  /// (README, "Learning during tuning").
   static constexpr double kExploration = 1.0;
   /// With diversity: how far a proposed schedule is from every earlier one.
   static constexpr double kMinDistance = 1.0;
@@ -190,6 +196,8 @@ private:
          lastLayerWeight = 0;
   /// The log prediction the scale multiplies is taken from this one.
   double scaleCenter = 0;
+  /// Weight of the posterior standard deviation in the ranking.
+  double exploration = 0;
   std::unordered_map<uint64_t, std::vector<float>> representationByHash;
   std::string whyNoRepresentation;
   /// The best speedup measured in each stratum (0: only failures).

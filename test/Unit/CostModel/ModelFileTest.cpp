@@ -160,9 +160,9 @@ TEST_F(ModelFileTest, PredictionsAreBatchedAndOrdered) {
 }
 
 TEST_F(ModelFileTest, RepresentationIsWhatTheLastLayerSees) {
-  // The predicted log speedup is each network's last layer applied to its
-  // part of the representation, averaged over the networks (the bias
-  // cancels in the difference to the untransformed schedule).
+  // The predicted log speedup is the sum of each network's part of the
+  // representation (its last layer's terms), averaged over the networks
+  // (the bias cancels in the difference to the untransformed schedule).
   const ProgramRecord &program = dataset->programs[0];
   std::vector<Config> configs = sampledConfigs(*dataset, program.id);
   configs.push_back(program.space.defaultConfig());
@@ -180,10 +180,10 @@ TEST_F(ModelFileTest, RepresentationIsWhatTheLastLayerSees) {
     double logSpeedup = 0;
     size_t offset = 0;
     for (const Network<float> &network : networks) {
-      const auto &last = network.lastLayerWeight();
-      for (Eigen::Index j = 0; j < last.cols(); ++j)
-        logSpeedup += double(last(0, j)) * (*represented)[i][offset + j];
-      offset += last.cols();
+      Eigen::Index width = network.lastLayerWeight().cols();
+      for (Eigen::Index j = 0; j < width; ++j)
+        logSpeedup += (*represented)[i][offset + j];
+      offset += width;
     }
     ASSERT_EQ(offset, (*represented)[i].size());
     logSpeedup /= double(networks.size());
