@@ -12,7 +12,9 @@
 
 #include "gtest/gtest.h"
 
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <set>
 
 using namespace tuner;
@@ -345,6 +347,59 @@ TEST_F(TreeModelFileTest, RefusesCorruptAndMismatchedFiles) {
   });
   EXPECT_NE(rounds.find("but the training summary kept"), std::string::npos)
       << rounds;
+}
+
+/// Run with
+///   CostModelTests --gtest_also_run_disabled_tests --gtest_filter='*TreeBenchmark*'
+/// It prints predictions per second on one core of trees (depth 6, fitted
+/// to the monotone dataset for a fixed number of rounds) for the 4096
+/// candidates of BenchmarkTest.cpp's fill + matmul, with feature extraction
+/// (the filter also runs BenchmarkTest.cpp's networks, for comparison). Not
+/// a timed test: it only reports.
+TEST(TreeBenchmark, DISABLED_PredictionsPerSecond) {
+  ProgramTree tree = fillMatmul(256, 256, 256);
+  Space space = spaceOf(tree);
+  std::mt19937_64 rng(1);
+  std::vector<Config> configs;
+  while (configs.size() < 4096) {
+    Config config = space.defaultConfig();
+    for (size_t i = 0; i < space.size(); ++i)
+      config[i] = space[i].valueAt(rng() % *space[i].domainSize());
+    if (llvm::Error err = space.check(config))
+      llvm::consumeError(std::move(err));
+    else
+      configs.push_back(config);
+  }
+  auto time = [&](const CostModel &model) {
+    double best = 1e9;
+    for (int round = 0; round < 4; ++round) {
+      auto start = std::chrono::steady_clock::now();
+      llvm::Expected<CostModel::ProgramPredictor> predictor =
+          model.forProgram(tree, space);
+      EXPECT_TRUE(bool(predictor));
+      llvm::Expected<std::vector<double>> all = predictor->predict(configs);
+      EXPECT_TRUE(bool(all));
+      if (round > 0) // The first is a warm-up.
+        best = std::min(best, std::chrono::duration<double>(
+                                  std::chrono::steady_clock::now() - start)
+                                  .count());
+    }
+    return double(configs.size()) / best;
+  };
+  Dataset dataset = monotoneDataset(12, 24, 7);
+  for (unsigned rounds : {20u, 100u, 400u}) {
+    TreeTrainingOptions options = smallOptions(TreeObjective::SquaredLogError);
+    options.rounds = rounds;
+    options.patience = rounds;
+    options.maxDepth = 6;
+    options.learningRate = 0.01;
+    llvm::Expected<CostModel> model = trainGradientBoostedTrees(
+        dataset, "monotone", options, [](const TreeRoundReport &) {});
+    ASSERT_TRUE(bool(model)) << llvm::toString(model.takeError());
+    std::printf("trees (%u rounds kept of %u): %.0f predictions/s with feature "
+                "extraction\n",
+                treeTrainingSummary(*model)->bestRound, rounds, time(*model));
+  }
 }
 
 } // namespace
