@@ -1,17 +1,25 @@
 #!/usr/bin/env python3
 """Tabulates run.sh's evaluations: per model kind, each seed's test-split
-metrics and their mean over seeds (Markdown).
+metrics and their mean over seeds (Markdown). The "offline" rows are the
+geometric mean of two models' predictions, computed here from the rows of
+their evaluations with the definitions of lib/CostModel/Metrics.cpp: what
+an ensemble of the two would score (no model file holds such a pair).
 
   summarize.py WORK        (or a folder of the eval-*.json[.xz] files)
 """
 import glob, json, lzma, os, re, statistics, sys
 
 KINDS = [("net", "network (`--loss log`)"),
+         ("net4", "4 networks (`--ensemble 4 --jobs 2`; seed 1 only)"),
          ("gbt", "trees, squared log error"),
          ("gbtpw", "trees, `rank:pairwise`"),
          ("net+gbt", "geometric mean of network and squared-error trees "
                      "(offline)"),
-         ("shipped", "shipped model (never saw this data)")]
+         ("shipped", "shipped model (never saw this data)"),
+         ("shipped+gbt", "geometric mean of shipped model and squared-error "
+                         "trees (offline)"),
+         ("shipped+gbtpw", "geometric mean of shipped model and pairwise "
+                           "trees (offline)")]
 COLUMNS = [("overall", "mape", "MAPE"), ("overall", "pearson", "Pearson"),
            ("overall", "spearman", "Spearman"),
            ("ranking", "mean_spearman", "within-program Spearman"),
@@ -100,9 +108,10 @@ def main(folder):
             runs.setdefault(m.group(1), {})[int(m.group(2))] = load(path)
     # Network and trees averaged offline (not a model file tuner-train
     # writes): what an ensemble of the two would rank like.
-    if "net" in runs and "gbt" in runs:
-        runs["net+gbt"] = {s: geometric_mean_of(runs["net"][s], runs["gbt"][s])
-                           for s in runs["net"] if s in runs["gbt"]}
+    for a, b in (("net", "gbt"), ("shipped", "gbt"), ("shipped", "gbtpw")):
+        if a in runs and b in runs:
+            runs[a + "+" + b] = {s: geometric_mean_of(runs[a][s], runs[b][s])
+                                 for s in runs[a] if s in runs[b]}
     seeds = sorted({s for kind in runs.values() for s in kind})
     header = "| model | " + " | ".join(c[2] for c in COLUMNS) + " |"
     print(f"Test programs of seeds {', '.join(map(str, seeds))} "
