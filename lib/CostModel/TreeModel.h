@@ -21,7 +21,9 @@
 namespace tuner {
 
 /// A trained booster over flat vectors. Immutable once built; predictions
-/// may run on several threads at once.
+/// use XGBoost's in-place prediction, which XGBoost documents as safe to
+/// call from several threads for tree boosters (its results live in
+/// thread-local buffers).
 class TreeModel {
 public:
   /// The file's "format" of a model of trees.

@@ -638,8 +638,12 @@ static Error upgrade() {
     return model.takeError();
   if (Error err = model->save(outputOption))
     return err;
-  llvm::outs() << "wrote " << outputOption << " (model file format "
-               << CostModel::kFormatVersion << ")\n";
+  if (treeTrainingSummary(*model))
+    llvm::outs() << "wrote " << outputOption
+                 << " (tree model file format 1, the only one)\n";
+  else
+    llvm::outs() << "wrote " << outputOption << " (model file format "
+                 << CostModel::kFormatVersion << ")\n";
   return Error::success();
 }
 
