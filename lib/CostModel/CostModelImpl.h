@@ -23,8 +23,10 @@ struct CostModel::Impl {
   /// The ensemble's members, all of `shape`; empty only in a model of
   /// trees.
   std::vector<Network<float>> networks;
-  /// Gradient-boosted trees (GradientBoostedTrees.h), a member of the
-  /// ensemble beside the networks; null when there are none.
+  /// Gradient-boosted trees (GradientBoostedTrees.h): set in a model of
+  /// trees, whose `networks` are empty, null otherwise. (Predictions would
+  /// average them with networks as one more member, but no model file
+  /// holds both.)
   std::shared_ptr<const TreeModel> trees;
   std::string target;
   TrainingSummary training;

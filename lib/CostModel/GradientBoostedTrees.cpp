@@ -45,8 +45,8 @@ static llvm::Error error(const llvm::Twine &message) {
 /// XGBoost's last error after a failed call of `what`.
 static llvm::Error xgboostError(llvm::StringRef what) {
   const char *message = XGBGetLastError();
-  return error("XGBoost: " + what + " failed: " +
-               (message && *message ? message : "no message"));
+  return error("XGBoost: " + what +
+               " failed: " + (message && *message ? message : "no message"));
 }
 
 #define XGB_CHECK(call, what)                                                  \
@@ -218,30 +218,29 @@ static json::Value number(double value) {
 
 json::Value TreeTrainingSummary::toJSON() const {
   const TreeTrainingOptions &o = options;
-  return json::Object{
-      {"seed", int64_t(o.seed)},
-      {"objective", treeObjectiveName(o.objective)},
-      {"max_rounds", int64_t(o.rounds)},
-      {"patience", int64_t(o.patience)},
-      {"eta", o.learningRate},
-      {"max_depth", int64_t(o.maxDepth)},
-      {"min_child_weight", o.minChildWeight},
-      {"subsample", o.subsample},
-      {"colsample_bytree", o.columnSample},
-      {"lambda", o.lambda},
-      {"threads", int64_t(o.threads)},
-      {"metric", metric},
-      {"rounds_run", int64_t(roundsRun)},
-      {"best_round", int64_t(bestRound)},
-      {"train_metric", number(trainMetric)},
-      {"validation_metric", number(validationMetric)},
-      {"train_mape", number(trainMAPE)},
-      {"validation_mape", number(validationMAPE)},
-      {"test_mape", number(testMAPE)},
-      {"test_pearson", number(testPearson)},
-      {"test_spearman", number(testSpearman)},
-      {"seconds", number(seconds)},
-      {"xgboost_version", xgboostVersion}};
+  return json::Object{{"seed", int64_t(o.seed)},
+                      {"objective", treeObjectiveName(o.objective)},
+                      {"max_rounds", int64_t(o.rounds)},
+                      {"patience", int64_t(o.patience)},
+                      {"eta", o.learningRate},
+                      {"max_depth", int64_t(o.maxDepth)},
+                      {"min_child_weight", o.minChildWeight},
+                      {"subsample", o.subsample},
+                      {"colsample_bytree", o.columnSample},
+                      {"lambda", o.lambda},
+                      {"threads", int64_t(o.threads)},
+                      {"metric", metric},
+                      {"rounds_run", int64_t(roundsRun)},
+                      {"best_round", int64_t(bestRound)},
+                      {"train_metric", number(trainMetric)},
+                      {"validation_metric", number(validationMetric)},
+                      {"train_mape", number(trainMAPE)},
+                      {"validation_mape", number(validationMAPE)},
+                      {"test_mape", number(testMAPE)},
+                      {"test_pearson", number(testPearson)},
+                      {"test_spearman", number(testSpearman)},
+                      {"seconds", number(seconds)},
+                      {"xgboost_version", xgboostVersion}};
 }
 
 llvm::Expected<TreeTrainingSummary>
@@ -344,8 +343,7 @@ using BoosterPtr = std::unique_ptr<void, BoosterDeleter>;
 /// parallelism. Training sets its own thread count.
 llvm::Error prepareForInference(BoosterHandle booster) {
   XGB_CHECK(XGBoosterSetParam(booster, "nthread", "1"), "setting nthread");
-  XGB_CHECK(XGBoosterSetParam(booster, "verbosity", "0"),
-            "setting verbosity");
+  XGB_CHECK(XGBoosterSetParam(booster, "verbosity", "0"), "setting verbosity");
   return llvm::Error::success();
 }
 } // namespace
@@ -355,8 +353,8 @@ TreeModel::~TreeModel() { XGBoosterFree(booster); }
 llvm::Expected<std::string> TreeModel::serialize() const {
   bst_ulong length = 0;
   const char *bytes = nullptr;
-  XGB_CHECK(XGBoosterSaveModelToBuffer(booster, R"({"format": "ubj"})",
-                                       &length, &bytes),
+  XGB_CHECK(XGBoosterSaveModelToBuffer(booster, R"({"format": "ubj"})", &length,
+                                       &bytes),
             "saving the booster");
   return std::string(bytes, size_t(length));
 }
@@ -369,9 +367,9 @@ TreeModel::deserialize(llvm::ArrayRef<char> bytes,
   BoosterPtr booster(handle);
   if (bytes.empty())
     return error("the booster's data is empty");
-  XGB_CHECK(
-      XGBoosterLoadModelFromBuffer(handle, bytes.data(), bst_ulong(bytes.size())),
-      "reading the booster");
+  XGB_CHECK(XGBoosterLoadModelFromBuffer(handle, bytes.data(),
+                                         bst_ulong(bytes.size())),
+            "reading the booster");
   bst_ulong features = 0;
   XGB_CHECK(XGBoosterGetNumFeature(handle, &features),
             "reading the booster's number of features");
@@ -407,8 +405,8 @@ std::vector<float> TreeModel::scores(const float *values, size_t rows) const {
   int status = XGBoosterPredictFromDense(booster, array.c_str(), kConfig,
                                          nullptr, &shape, &dimensions, &out);
   if (status != 0)
-    llvm::report_fatal_error(
-        llvm::Twine("XGBoost: prediction failed: ") + XGBGetLastError());
+    llvm::report_fatal_error(llvm::Twine("XGBoost: prediction failed: ") +
+                             XGBGetLastError());
   std::copy(out, out + rows, result.begin());
   return result;
 }
@@ -505,8 +503,8 @@ static TrainingSummary networkSummaryOf(const TreeTrainingSummary &trees) {
   return summary;
 }
 
-llvm::Expected<CostModel>
-tuner::treeCostModelFromJSON(const json::Value &value, llvm::StringRef what) {
+llvm::Expected<CostModel> tuner::treeCostModelFromJSON(const json::Value &value,
+                                                       llvm::StringRef what) {
   auto fail = [&](const llvm::Twine &message) {
     return error(what + ": " + message);
   };
@@ -834,9 +832,9 @@ llvm::Expected<CostModel> tuner::trainGradientBoostedTrees(
   summary.xgboostVersion = xgboostVersion();
   unsigned sinceBest = 0;
   for (unsigned round = 1; round <= options.rounds; ++round) {
-    XGB_CHECK(XGBoosterUpdateOneIter(handle, int(round - 1),
-                                     trainMatrix->get()),
-              llvm::formatv("boosting round {0}", round).str());
+    XGB_CHECK(
+        XGBoosterUpdateOneIter(handle, int(round - 1), trainMatrix->get()),
+        llvm::formatv("boosting round {0}", round).str());
     TreeRoundReport report;
     report.round = round;
     llvm::Expected<const float *> trainMargins =
@@ -850,10 +848,10 @@ llvm::Expected<CostModel> tuner::trainGradientBoostedTrees(
       return validationMargins.takeError();
     report.validationMetric =
         roundMetric(validation, *validationMargins, options.objective);
-    report.best = summary.bestRound == 0 ||
-                  (ranking ? report.validationMetric > summary.validationMetric
-                           : report.validationMetric <
-                                 summary.validationMetric);
+    report.best =
+        summary.bestRound == 0 ||
+        (ranking ? report.validationMetric > summary.validationMetric
+                 : report.validationMetric < summary.validationMetric);
     summary.roundsRun = round;
     if (report.best) {
       summary.bestRound = round;
@@ -870,8 +868,7 @@ llvm::Expected<CostModel> tuner::trainGradientBoostedTrees(
 
   // Keep the trees of the best round.
   BoosterHandle slicedHandle = nullptr;
-  XGB_CHECK(XGBoosterSlice(handle, 0, int(summary.bestRound), 1,
-                           &slicedHandle),
+  XGB_CHECK(XGBoosterSlice(handle, 0, int(summary.bestRound), 1, &slicedHandle),
             "keeping the best round's trees");
   BoosterPtr sliced(slicedHandle);
   booster.reset();

@@ -5,14 +5,14 @@
 //               [--dropout P] [--batch B] [--lr R] [--weight-decay W]
 //               [--patience P] [--target SPEC]
 //       trains a model on the inputs, printing each epoch's training and
-//       validation MAPE, and writes the model file;
-//   tuner-train INPUT... -o MODEL --model-kind gbt [--seed S]
-//               [--gbt-objective squared|pairwise] [--gbt-rounds N] ...
-//       trains gradient-boosted trees (XGBoost) on the same split instead,
-//       printing each round's metrics (GradientBoostedTrees.h). An input that is a
+//       validation MAPE, and writes the model file. An input that is a
 //       folder is a dataset (tuner-gen); any other is a tuning database
 //       (SQLite: its records, see DatabaseInput.h). Every mode that reads a
 //       DATASET reads such a list of inputs, merged into one dataset;
+//   tuner-train INPUT... -o MODEL --model-kind gbt [--seed S]
+//               [--gbt-objective squared|pairwise] [--gbt-rounds N] ...
+//       trains gradient-boosted trees (XGBoost) on the same split instead,
+//       printing each round's metrics (GradientBoostedTrees.h);
 //   tuner-train --evaluate --model MODEL DATASET [--all] [--json FILE]
 //       reports MAPE, Pearson and Spearman overall and per program on the
 //       model's held-out test programs (every program with --all); --json
@@ -351,10 +351,10 @@ static Error train() {
   if (modelKindOption != "network")
     return error("--model-kind: unknown kind '" + modelKindOption +
                  "' (expected 'network' or 'gbt')");
-  std::vector<std::string> treeOnly = givenOptions(
-      {&gbtObjectiveOption, &gbtRoundsOption, &gbtPatienceOption,
-       &gbtEtaOption, &gbtDepthOption, &gbtSubsampleOption,
-       &gbtColumnSampleOption, &gbtThreadsOption});
+  std::vector<std::string> treeOnly =
+      givenOptions({&gbtObjectiveOption, &gbtRoundsOption, &gbtPatienceOption,
+                    &gbtEtaOption, &gbtDepthOption, &gbtSubsampleOption,
+                    &gbtColumnSampleOption, &gbtThreadsOption});
   if (!treeOnly.empty())
     return error(llvm::join(treeOnly, ", ") +
                  " train gradient-boosted trees: use them with --model-kind "
@@ -453,9 +453,9 @@ static Error trainTrees() {
   std::vector<std::string> networkOnly = givenOptions(
       {&epochsOption, &batchOption, &learningRateOption, &weightDecayOption,
        &lossOption, &patienceOption, &ensembleOption, &trainFractionOption,
-       &jobsOption, std::addressof(hiddenOption),
-       &embeddingOption, std::addressof(mergeOption),
-       std::addressof(regressionOption), &dropoutOption});
+       &jobsOption, std::addressof(hiddenOption), &embeddingOption,
+       std::addressof(mergeOption), std::addressof(regressionOption),
+       &dropoutOption});
   if (!networkOnly.empty())
     return error(llvm::join(networkOnly, ", ") +
                  " train the network, not --model-kind gbt (its options are "

@@ -135,11 +135,12 @@ public:
   static bool describes(ParamRole role);
 
   /// Reads a model file: networks, or gradient-boosted trees (a file of
-  /// format "tuner-tree-model", see GradientBoostedTrees.h). Fails with a message naming the file on a missing
-  /// or unreadable file, malformed JSON (with line and column), a file that
-  /// is no tuner model, another format version, another feature layout
-  /// (both layouts named: the model must be retrained), and missing,
-  /// ill-sized or non-finite weights.
+  /// format "tuner-tree-model", see GradientBoostedTrees.h). Fails with a
+  /// message naming the file on a missing or unreadable file, malformed
+  /// JSON (with line and column), a file that is no tuner model, another
+  /// format version, another feature layout (both layouts named: the model
+  /// must be retrained), and missing, ill-sized or non-finite weights (or a
+  /// booster XGBoost does not read).
   static llvm::Expected<CostModel> load(llvm::StringRef path);
   /// Like load, but a missing file is no error: it says "no model" with
   /// std::nullopt, and the caller decides what to do without one (e.g.

@@ -1,4 +1,5 @@
-//===- GradientBoostedTrees.h - The tree baseline of the cost model -*- C++ -*-===//
+//===- GradientBoostedTrees.h - Trees, a cost model baseline ----*- C++ -*-===//
+//-*-===//
 //
 // Gradient-boosted trees (XGBoost, as TVM's Ansor uses them) on the same
 // per-schedule features as the tree-LSTM, flattened to one fixed-length
@@ -161,11 +162,10 @@ struct TreeTrainingSummary {
 /// programs. Calls `onRound` after every round. Fails as trainCostModel
 /// does on too few programs or several machines, or when XGBoost fails
 /// (with its message). Deterministic for a seed.
-llvm::Expected<CostModel>
-trainGradientBoostedTrees(const Dataset &dataset, llvm::StringRef datasetPath,
-                          const TreeTrainingOptions &options,
-                          llvm::function_ref<void(const TreeRoundReport &)>
-                              onRound);
+llvm::Expected<CostModel> trainGradientBoostedTrees(
+    const Dataset &dataset, llvm::StringRef datasetPath,
+    const TreeTrainingOptions &options,
+    llvm::function_ref<void(const TreeRoundReport &)> onRound);
 
 /// The training summary of a model of trees; null for a network.
 const TreeTrainingSummary *treeTrainingSummary(const CostModel &model);

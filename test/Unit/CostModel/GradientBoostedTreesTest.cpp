@@ -33,7 +33,8 @@ Dataset monotoneDataset(unsigned programs, unsigned samples, uint64_t seed) {
     double logSpeedup = 0;
     for (size_t i = 0; i < space.size(); ++i)
       if (space[i].role == ParamRole::Tile)
-        logSpeedup += 0.4 * std::log2(double(sample.config[i].getInteger()) + 1);
+        logSpeedup +=
+            0.4 * std::log2(double(sample.config[i].getInteger()) + 1);
     sample.speedup = std::exp(logSpeedup);
     sample.medianSeconds = 1e-3 / sample.speedup;
   }
@@ -350,7 +351,8 @@ TEST_F(TreeModelFileTest, RefusesCorruptAndMismatchedFiles) {
 }
 
 /// Run with
-///   CostModelTests --gtest_also_run_disabled_tests --gtest_filter='*TreeBenchmark*'
+///   CostModelTests --gtest_also_run_disabled_tests \
+///     --gtest_filter='*TreeBenchmark*'
 /// It prints predictions per second on one core of trees (depth 6, fitted
 /// to the monotone dataset for a fixed number of rounds) for the 4096
 /// candidates of BenchmarkTest.cpp's fill + matmul, with feature extraction
