@@ -1,5 +1,5 @@
 # Finds LLVM/MLIR 22 (Debian's packages under /usr/lib/llvm-22), GoogleTest,
-# Eigen, LBFGS++ and SQLite.
+# Eigen, LBFGS++, SQLite and XGBoost.
 set(TUNER_LLVM_ROOT "/usr/lib/llvm-22" CACHE PATH "LLVM/MLIR 22 install prefix")
 list(APPEND CMAKE_PREFIX_PATH "${TUNER_LLVM_ROOT}")
 
@@ -33,6 +33,22 @@ if(NOT LBFGSPP_INCLUDE_DIR)
                       "(scripts/install-deps.sh) or set LBFGSPP_INCLUDE_DIR")
 endif()
 find_package(SQLite3 REQUIRED)
+# XGBoost's C API (Debian: libxgboost-dev, 1.7) trains and runs the cost
+# model's gradient-boosted trees (lib/CostModel/GradientBoostedTrees.cpp).
+# Required: scripts/install-deps.sh installs it. (Debian's XGBoostConfig.cmake
+# names a command-line tool the package does not ship, so find the header
+# and library directly.)
+find_path(XGBOOST_INCLUDE_DIR xgboost/c_api.h)
+find_library(XGBOOST_LIBRARY NAMES xgboost)
+if(NOT XGBOOST_INCLUDE_DIR OR NOT XGBOOST_LIBRARY)
+  message(FATAL_ERROR "XGBoost (xgboost/c_api.h, libxgboost) not found: "
+                      "install libxgboost-dev (scripts/install-deps.sh) or set "
+                      "XGBOOST_INCLUDE_DIR and XGBOOST_LIBRARY")
+endif()
+add_library(TunerXGBoost INTERFACE)
+target_include_directories(TunerXGBoost SYSTEM INTERFACE ${XGBOOST_INCLUDE_DIR})
+target_link_libraries(TunerXGBoost INTERFACE ${XGBOOST_LIBRARY})
+message(STATUS "Using XGBoost: ${XGBOOST_LIBRARY}")
 find_package(GTest REQUIRED)
 find_package(Threads REQUIRED)
 

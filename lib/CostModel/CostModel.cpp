@@ -529,6 +529,8 @@ static llvm::Error readNetwork(const json::Object &object,
 }
 
 json::Value CostModel::toJSON() const {
+  if (impl->trees)
+    return treeCostModelToJSON(*this);
   json::Object maxima;
   for (auto &[key, value] : featureMaxima())
     maxima[key] = int64_t(value);
@@ -557,6 +559,8 @@ llvm::Expected<CostModel> CostModel::fromJSON(const json::Value &json,
     return fail(llvm::toString(std::move(err)));
   };
   const json::Object *object = json.getAsObject();
+  if (object && object->getString("format") == TreeModel::kFormatName)
+    return treeCostModelFromJSON(json, what);
   if (!object || object->getString("format") != kFormatName)
     return fail("not a tuner cost model (no \"format\": \"" + kFormatName +
                 "\")");
@@ -718,6 +722,8 @@ CostModel::referenceScores(const ProgramFeatures &reference) const {
   Network<float>::Matrix inputs = Network<float>::packInputs({&reference});
   for (const Network<float> &network : impl->networks)
     scores.push_back(network.forwardLogits(reference.tree, inputs, 1)(0, 0));
+  if (impl->trees)
+    llvm::append_range(scores, impl->trees->referenceState(reference));
   return scores;
 }
 
@@ -778,8 +784,12 @@ CostModel::predict(llvm::ArrayRef<float> referenceLogits,
         logSum[i] += std::log(double(predictions(0, k)));
     }
   });
+  if (impl->trees)
+    impl->trees->addLogSpeedups(referenceLogits.drop_front(
+                                    impl->networks.size()),
+                                schedules, logSum);
   std::vector<double> result(schedules.size());
-  double members = double(impl->networks.size());
+  double members = double(impl->networks.size() + (impl->trees ? 1 : 0));
   for (auto [speedup, sum] : llvm::zip(result, logSum))
     speedup = std::exp(sum / members);
   return result;

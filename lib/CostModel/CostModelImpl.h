@@ -1,6 +1,7 @@
 //===- CostModelImpl.h - What a CostModel holds -----------------*- C++ -*-===//
 //
-// Internal to TunerCostModel: the networks (Eigen) behind a CostModel.
+// Internal to TunerCostModel: the networks (Eigen) and gradient-boosted
+// trees (XGBoost) behind a CostModel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -8,6 +9,7 @@
 #define TUNER_LIB_COSTMODEL_COSTMODELIMPL_H
 
 #include "Network.h"
+#include "TreeModel.h"
 
 #include "tuner/CostModel/CostModel.h"
 
@@ -18,8 +20,14 @@ struct CostModel::Impl {
   Impl(const NetworkShape &shape, size_t members)
       : shape(shape), networks(members, Network<float>(shape)) {}
   NetworkShape shape;
-  /// The ensemble's members, all of `shape`; never empty.
+  /// The ensemble's members, all of `shape`; empty only in a model of
+  /// trees.
   std::vector<Network<float>> networks;
+  /// Gradient-boosted trees (GradientBoostedTrees.h): set in a model of
+  /// trees, whose `networks` are empty, null otherwise. (Predictions would
+  /// average them with networks as one more member, but no model file
+  /// holds both.)
+  std::shared_ptr<const TreeModel> trees;
   std::string target;
   TrainingSummary training;
   DatasetSummary dataset;

@@ -9,6 +9,10 @@
 //       folder is a dataset (tuner-gen); any other is a tuning database
 //       (SQLite: its records, see DatabaseInput.h). Every mode that reads a
 //       DATASET reads such a list of inputs, merged into one dataset;
+//   tuner-train INPUT... -o MODEL --model-kind gbt [--seed S]
+//               [--gbt-objective squared|pairwise] [--gbt-rounds N] ...
+//       trains gradient-boosted trees (XGBoost) on the same split instead,
+//       printing each round's metrics (GradientBoostedTrees.h);
 //   tuner-train --evaluate --model MODEL DATASET [--all] [--json FILE]
 //       reports MAPE, Pearson and Spearman overall and per program on the
 //       model's held-out test programs (every program with --all); --json
@@ -26,6 +30,7 @@
 
 #include "tuner/CostModel/CostModel.h"
 #include "tuner/CostModel/Dataset.h"
+#include "tuner/CostModel/GradientBoostedTrees.h"
 #include "tuner/CostModel/Training.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -185,9 +190,52 @@ static cl::opt<double> dropoutOption("dropout", cl::desc("Dropout probability"),
                                      cl::init(kDefaults.shape.dropout),
                                      cl::cat(toolCategory));
 
+// Gradient-boosted trees (--model-kind gbt).
+static cl::opt<std::string> modelKindOption(
+    "model-kind",
+    cl::desc("What to train: 'network' (the tree-LSTM) or 'gbt' "
+             "(gradient-boosted trees on flattened features, XGBoost)"),
+    cl::init("network"), cl::value_desc("kind"), cl::cat(toolCategory));
+static const TreeTrainingOptions kTreeDefaults;
+static cl::opt<std::string> gbtObjectiveOption(
+    "gbt-objective",
+    cl::desc("What the trees fit: 'squared' (squared error on the log "
+             "speedup) or 'pairwise' (XGBoost's rank:pairwise, the program "
+             "as the group)"),
+    cl::init(std::string(treeObjectiveName(kTreeDefaults.objective))),
+    cl::cat(toolCategory));
+static cl::opt<unsigned>
+    gbtRoundsOption("gbt-rounds", cl::desc("Most boosting rounds (trees)"),
+                    cl::init(kTreeDefaults.rounds), cl::cat(toolCategory));
+static cl::opt<unsigned> gbtPatienceOption(
+    "gbt-patience",
+    cl::desc("Stop after this many rounds without a better validation "
+             "metric"),
+    cl::init(kTreeDefaults.patience), cl::cat(toolCategory));
+static cl::opt<double> gbtEtaOption("gbt-eta",
+                                    cl::desc("Learning rate (XGBoost's eta)"),
+                                    cl::init(kTreeDefaults.learningRate),
+                                    cl::cat(toolCategory));
+static cl::opt<unsigned> gbtDepthOption("gbt-depth",
+                                        cl::desc("Maximum tree depth"),
+                                        cl::init(kTreeDefaults.maxDepth),
+                                        cl::cat(toolCategory));
+static cl::opt<double> gbtSubsampleOption(
+    "gbt-subsample", cl::desc("Part of the rows each tree sees"),
+    cl::init(kTreeDefaults.subsample), cl::cat(toolCategory));
+static cl::opt<double> gbtColumnSampleOption(
+    "gbt-colsample", cl::desc("Part of the features each tree may split on"),
+    cl::init(kTreeDefaults.columnSample), cl::cat(toolCategory));
+static cl::opt<unsigned> gbtThreadsOption(
+    "gbt-threads",
+    cl::desc("XGBoost's threads while training (0: one per core); "
+             "squared-error trees do not depend on it, pairwise ones do"),
+    cl::init(kTreeDefaults.threads), cl::cat(toolCategory));
+
 static constexpr const char *kOverview =
     "trains and evaluates the tuner's cost model\n\n"
     "  tuner-train INPUT... -o MODEL [training options]\n"
+    "  tuner-train INPUT... -o MODEL --model-kind gbt [--gbt-* options]\n"
     "  tuner-train --evaluate --model MODEL INPUT... [--all] [--json FILE]\n"
     "  tuner-train --list-features\n"
     "  tuner-train --dump-features FILE INPUT...\n"
@@ -299,9 +347,34 @@ static Error writeText(StringRef path,
 // Modes
 //===----------------------------------------------------------------------===//
 
+/// The options given on the command line among `options`, as "--name".
+static std::vector<std::string>
+givenOptions(std::initializer_list<const cl::Option *> options) {
+  std::vector<std::string> given;
+  for (const cl::Option *option : options)
+    if (option->getNumOccurrences())
+      given.push_back(("--" + option->ArgStr).str());
+  return given;
+}
+
+static Error trainTrees();
+
 static Error train() {
   if (outputOption.empty())
     return error("no model file given: use -o FILE (or --evaluate)");
+  if (modelKindOption == "gbt")
+    return trainTrees();
+  if (modelKindOption != "network")
+    return error("--model-kind: unknown kind '" + modelKindOption +
+                 "' (expected 'network' or 'gbt')");
+  std::vector<std::string> treeOnly =
+      givenOptions({&gbtObjectiveOption, &gbtRoundsOption, &gbtPatienceOption,
+                    &gbtEtaOption, &gbtDepthOption, &gbtSubsampleOption,
+                    &gbtColumnSampleOption, &gbtThreadsOption});
+  if (!treeOnly.empty())
+    return error(llvm::join(treeOnly, ", ") +
+                 " train gradient-boosted trees: use them with --model-kind "
+                 "gbt");
   TrainingOptions options;
   options.seed = seedOption;
   options.epochs = epochsOption;
@@ -386,6 +459,74 @@ static Error train() {
       "Spearman {5}\n",
       what, fixed(t.trainMAPE), fixed(t.validationMAPE), fixed(t.testMAPE),
       fixed(t.testPearson), fixed(t.testSpearman));
+  if (Error err = model->save(outputOption))
+    return err;
+  llvm::outs() << "wrote " << outputOption << "\n";
+  return Error::success();
+}
+
+static Error trainTrees() {
+  std::vector<std::string> networkOnly = givenOptions(
+      {&epochsOption, &batchOption, &learningRateOption, &weightDecayOption,
+       &lossOption, &patienceOption, &ensembleOption, &trainFractionOption,
+       &jobsOption, std::addressof(hiddenOption), &embeddingOption,
+       std::addressof(mergeOption), std::addressof(regressionOption),
+       &dropoutOption});
+  if (!networkOnly.empty())
+    return error(llvm::join(networkOnly, ", ") +
+                 " train the network, not --model-kind gbt (its options are "
+                 "--gbt-*)");
+  TreeTrainingOptions options;
+  options.seed = seedOption;
+  std::optional<TreeObjective> objective =
+      parseTreeObjective(gbtObjectiveOption);
+  if (!objective)
+    return error("--gbt-objective: unknown objective '" + gbtObjectiveOption +
+                 "' (expected 'squared' or 'pairwise')");
+  options.objective = *objective;
+  options.rounds = gbtRoundsOption;
+  options.patience = gbtPatienceOption;
+  options.learningRate = gbtEtaOption;
+  options.maxDepth = gbtDepthOption;
+  options.subsample = gbtSubsampleOption;
+  options.columnSample = gbtColumnSampleOption;
+  options.threads = gbtThreadsOption;
+  if (Error err = options.check())
+    return err;
+
+  Expected<Dataset> dataset = readDataset();
+  if (!dataset)
+    return dataset.takeError();
+  llvm::outs() << "dataset " << inputsDescription() << ": "
+               << dataset->programs.size() << " programs, "
+               << dataset->samples.size() << " samples\n";
+  llvm::outs().flush();
+  llvm::StringRef metric = options.objective == TreeObjective::SquaredLogError
+                               ? "RMSE of log speedup"
+                               : "within-program Spearman";
+  Expected<CostModel> model = trainGradientBoostedTrees(
+      *dataset, inputsDescription(), options, [&](const TreeRoundReport &r) {
+        llvm::outs() << llvm::formatv(
+            "round {0,4}/{1}  train {2} {3}  validation {4}{5}\n", r.round,
+            options.rounds, metric, fixed(r.trainMetric),
+            fixed(r.validationMetric), r.best ? "  *" : "");
+      });
+  if (!model)
+    return model.takeError();
+  const TreeTrainingSummary &t = *treeTrainingSummary(*model);
+  const DatasetSummary &d = model->getDataset();
+  llvm::outs() << llvm::formatv(
+      "split by program: {0} train, {1} validation, {2} test ({3} samples "
+      "used, {4} not ok)\n",
+      d.trainPrograms.size(), d.validationPrograms.size(),
+      d.testPrograms.size(), d.samples, d.skippedSamples);
+  llvm::outs() << llvm::formatv(
+      "gradient-boosted trees ({0}): best round {1} of {2} (validation {3} "
+      "{4}); train MAPE {5}, validation MAPE {6}; test MAPE {7}, Pearson {8}, "
+      "Spearman {9}\n",
+      treeObjectiveName(options.objective), t.bestRound, t.roundsRun, metric,
+      fixed(t.validationMetric), fixed(t.trainMAPE), fixed(t.validationMAPE),
+      fixed(t.testMAPE), fixed(t.testPearson), fixed(t.testSpearman));
   if (Error err = model->save(outputOption))
     return err;
   llvm::outs() << "wrote " << outputOption << "\n";
@@ -556,8 +697,12 @@ static Error upgrade() {
     return model.takeError();
   if (Error err = model->save(outputOption))
     return err;
-  llvm::outs() << "wrote " << outputOption << " (model file format "
-               << CostModel::kFormatVersion << ")\n";
+  if (treeTrainingSummary(*model))
+    llvm::outs() << "wrote " << outputOption
+                 << " (tree model file format 1, the only one)\n";
+  else
+    llvm::outs() << "wrote " << outputOption << " (model file format "
+                 << CostModel::kFormatVersion << ")\n";
   return Error::success();
 }
 

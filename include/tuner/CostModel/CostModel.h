@@ -134,11 +134,13 @@ public:
   /// model's predictions can rank configs that differ in them.
   static bool describes(ParamRole role);
 
-  /// Reads a model file. Fails with a message naming the file on a missing
-  /// or unreadable file, malformed JSON (with line and column), a file that
-  /// is no tuner model, another format version, another feature layout
-  /// (both layouts named: the model must be retrained), and missing,
-  /// ill-sized or non-finite weights.
+  /// Reads a model file: networks, or gradient-boosted trees (a file of
+  /// format "tuner-tree-model", see GradientBoostedTrees.h). Fails with a
+  /// message naming the file on a missing or unreadable file, malformed
+  /// JSON (with line and column), a file that is no tuner model, another
+  /// format version, another feature layout (both layouts named: the model
+  /// must be retrained), and missing, ill-sized or non-finite weights (or a
+  /// booster XGBoost does not read).
   static llvm::Expected<CostModel> load(llvm::StringRef path);
   /// Like load, but a missing file is no error: it says "no model" with
   /// std::nullopt, and the caller decides what to do without one (e.g.
@@ -200,7 +202,9 @@ public:
     FeatureExtractor extractor;
     /// The untransformed schedule.
     std::shared_ptr<const ProgramFeatures> reference;
-    /// Per network, the untransformed schedule's score.
+    /// Per network, the untransformed schedule's score; then, in a model
+    /// with trees, what their predictions share (the untransformed
+    /// schedule's score and pooled features).
     std::vector<float> referenceScores;
     PlanCache *plans = nullptr;
   };
@@ -223,7 +227,8 @@ public:
             llvm::ArrayRef<ProgramFeatures> schedules) const;
 
   const NetworkShape &getShape() const;
-  /// Networks in the ensemble (1 for a single network).
+  /// Networks in the ensemble (1 for a single network, 0 for a model of
+  /// trees alone).
   size_t ensembleSize() const;
   /// Fingerprint of the machine whose measurements trained the model.
   const std::string &getTarget() const;
@@ -236,7 +241,8 @@ public:
   const Impl &getImpl() const { return *impl; }
 
 private:
-  /// Per network, the score of `reference`.
+  /// Per network, the score of `reference` (then the trees' state, see
+  /// ProgramPredictor::referenceScores).
   std::vector<float> referenceScores(const ProgramFeatures &reference) const;
   /// Speedups of `schedules` over the schedule whose scores (per network)
   /// are `reference`.
