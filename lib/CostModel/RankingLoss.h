@@ -37,7 +37,7 @@ inline double softplus(double x) {
 }
 
 /// 1 / (1 + exp(-x)).
-inline double sigmoid(double x) {
+inline double logistic(double x) {
   if (x >= 0)
     return 1 / (1 + std::exp(-x));
   double e = std::exp(x);
@@ -93,8 +93,8 @@ T rankNetLoss(const typename Network<T>::Matrix &predictions,
         double d = logPredicted(i) - logPredicted(j);
         sum += softplus(-d);
         ++pairs;
-        // d/dd log(1 + exp(-d)) = -sigmoid(-d).
-        double g = -sigmoid(-d);
+        // d/dd log(1 + exp(-d)) = -logistic(-d).
+        double g = -logistic(-d);
         if (i >= 0)
           dS[i] += g;
         if (j >= 0)
