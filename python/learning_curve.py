@@ -12,7 +12,9 @@ extrapolation, but the one figure that says how far more data would go.
 
 Errors: MAPE, 1 - Spearman (overall), 1 - within-program Spearman, and
 1 - top1 (the part of the best measured speedup the schedule predicted
-best misses).
+best misses). The table also shows top3 and top5 (TenSet's top-k score:
+the best measured of the model's first k, as a part of the best measured;
+n/a for evaluations written before tuner-train reported it).
 
     learning_curve.py DATASET --work-dir DIR [--tuner-train PATH]
         [--fractions 0.125 0.25 0.5 1] [--jobs 2]
@@ -107,7 +109,12 @@ def read_point(work, name):
                       ("spearman", ["overall", "spearman"]),
                       ("within", ["ranking", "mean_spearman"]),
                       ("top1", ["ranking", "top1"]),
-                      ("top3", ["ranking", "top3"])):
+                      ("top3", ["ranking", "top3"]),
+                      ("top5", ["ranking", "top5"])):
+        # top5 is missing from the evaluations of older tuner-train builds.
+        if key == "top5" and "top5" not in evaluation.get("ranking", {}):
+            point[key] = None
+            continue
         value = field(evaluation, eval_path, keys)
         if not isinstance(value, (int, float)):
             fail(f"{eval_path}: field '{'.'.join(keys)}' is not a number")
@@ -143,12 +150,15 @@ ERRORS = [  # (key, label, error of a point, error at the target)
 def summarize(points, targets):
     points.sort(key=lambda p: p["programs"])
     lines = ["| fraction | programs | test samples | MAPE | Spearman | "
-             "within | top1 | top3 |", "|---|---|---|---|---|---|---|---|"]
+             "within | top1 | top3 | top5 |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for p in points:
+        top5 = "n/a" if p["top5"] is None else f"{p['top5']:.3f}"
         lines.append(
             f"| {fraction_name(p['fraction'])} | {p['programs']} | "
             f"{p['samples']} | {p['mape']:.3f} | {p['spearman']:.3f} | "
-            f"{p['within']:.3f} | {p['top1']:.3f} | {p['top3']:.3f} |")
+            f"{p['within']:.3f} | {p['top1']:.3f} | {p['top3']:.3f} | "
+            f"{top5} |")
     fits = {}
     largest = points[-1]["programs"]
     xs = [p["programs"] for p in points]

@@ -21,6 +21,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Base64.h"
 #include "llvm/Support/Endian.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -203,15 +204,70 @@ llvm::Expected<NetworkShape> NetworkShape::fromJSON(const json::Value &json) {
   return shape;
 }
 
+static constexpr TrainingLoss kLosses[] = {
+    TrainingLoss::MAPE,    TrainingLoss::LogError,   TrainingLoss::RankNet,
+    TrainingLoss::ListNet, TrainingLoss::LogRankNet, TrainingLoss::LogListNet};
+
 llvm::StringRef tuner::trainingLossName(TrainingLoss loss) {
-  return loss == TrainingLoss::MAPE ? "mape" : "log";
+  switch (loss) {
+  case TrainingLoss::MAPE:
+    return "mape";
+  case TrainingLoss::LogError:
+    return "log";
+  case TrainingLoss::RankNet:
+    return "ranknet";
+  case TrainingLoss::ListNet:
+    return "listnet";
+  case TrainingLoss::LogRankNet:
+    return "log+ranknet";
+  case TrainingLoss::LogListNet:
+    return "log+listnet";
+  }
+  llvm_unreachable("unknown training loss");
 }
 
 std::optional<TrainingLoss> tuner::parseTrainingLoss(llvm::StringRef name) {
-  for (TrainingLoss loss : {TrainingLoss::MAPE, TrainingLoss::LogError})
+  for (TrainingLoss loss : kLosses)
     if (name == trainingLossName(loss))
       return loss;
   return std::nullopt;
+}
+
+std::string tuner::trainingLossNames() {
+  std::string names;
+  for (TrainingLoss loss : kLosses)
+    names += (names.empty() ? "'" : ", '") + trainingLossName(loss).str() + "'";
+  return names;
+}
+
+std::optional<TrainingLoss> tuner::pointwiseTerm(TrainingLoss loss) {
+  switch (loss) {
+  case TrainingLoss::MAPE:
+    return TrainingLoss::MAPE;
+  case TrainingLoss::LogError:
+  case TrainingLoss::LogRankNet:
+  case TrainingLoss::LogListNet:
+    return TrainingLoss::LogError;
+  case TrainingLoss::RankNet:
+  case TrainingLoss::ListNet:
+    return std::nullopt;
+  }
+  llvm_unreachable("unknown training loss");
+}
+
+std::optional<TrainingLoss> tuner::rankingTerm(TrainingLoss loss) {
+  switch (loss) {
+  case TrainingLoss::RankNet:
+  case TrainingLoss::LogRankNet:
+    return TrainingLoss::RankNet;
+  case TrainingLoss::ListNet:
+  case TrainingLoss::LogListNet:
+    return TrainingLoss::ListNet;
+  case TrainingLoss::MAPE:
+  case TrainingLoss::LogError:
+    return std::nullopt;
+  }
+  llvm_unreachable("unknown training loss");
 }
 
 json::Value TrainingSummary::toJSON() const {
@@ -243,6 +299,12 @@ json::Value TrainingSummary::toJSON() const {
                       {"seconds", number(seconds)}};
   if (trainFraction < 1)
     summary["train_fraction"] = trainFraction;
+  if (rankingTerm(loss)) {
+    if (pointwiseTerm(loss))
+      summary["rank_weight"] = rankWeight;
+    if (*rankingTerm(loss) == TrainingLoss::RankNet)
+      summary["rank_margin"] = rankMargin;
+  }
   return summary;
 }
 
@@ -273,8 +335,20 @@ TrainingSummary::fromJSON(const json::Value &json, int64_t version) {
   std::optional<TrainingLoss> loss = parseTrainingLoss(lossName);
   if (!loss)
     return error("training.loss: unknown loss '" + lossName +
-                 "' (expected 'mape' or 'log')");
+                 "' (expected " + trainingLossNames() + ")");
   s.loss = *loss;
+  if (r.has("rank_weight")) {
+    if (llvm::Error err = r.number("rank_weight", s.rankWeight))
+      return std::move(err);
+    if (!(s.rankWeight > 0))
+      return r.typeError("rank_weight", "a positive number");
+  }
+  if (r.has("rank_margin")) {
+    if (llvm::Error err = r.number("rank_margin", s.rankMargin))
+      return std::move(err);
+    if (!(s.rankMargin >= 0))
+      return r.typeError("rank_margin", "a number at least 0");
+  }
   for (auto [key, field] :
        {std::pair<const char *, double *>{"learning_rate", &s.learningRate},
         {"weight_decay", &s.weightDecay},

@@ -114,7 +114,8 @@ json::Value RankingMetrics::toJSON() const {
   return json::Object{{"programs", int64_t(programs)},
                       {"mean_spearman", number(meanSpearman)},
                       {"top1", number(top1)},
-                      {"top3", number(top3)}};
+                      {"top3", number(top3)},
+                      {"top5", number(top5)}};
 }
 
 Evaluation Evaluation::of(std::vector<PredictionRow> rows) {
@@ -130,7 +131,7 @@ Evaluation Evaluation::of(std::vector<PredictionRow> rows) {
     p.push_back(row.predicted);
   }
   evaluation.overall = computeMetrics(measured, predicted);
-  double spearmanSum = 0, top1Sum = 0, top3Sum = 0;
+  double spearmanSum = 0, top1Sum = 0, top3Sum = 0, top5Sum = 0;
   size_t spearmanCount = 0;
   RankingMetrics &ranking = evaluation.ranking;
   for (auto &[program, values] : byProgram) {
@@ -151,17 +152,24 @@ Evaluation Evaluation::of(std::vector<PredictionRow> rows) {
     std::stable_sort(order.begin(), order.end(),
                      [&](size_t a, size_t b) { return p[a] > p[b]; });
     double best = *std::max_element(m.begin(), m.end());
-    double bestOfThree = 0;
-    for (size_t k = 0; k < std::min<size_t>(3, order.size()); ++k)
-      bestOfThree = std::max(bestOfThree, m[order[k]]);
-    top1Sum += m[order.front()] / best;
-    top3Sum += bestOfThree / best;
+    // The best measured of the model's first k choices, over the best.
+    const std::vector<double> &measuredOfProgram = m;
+    auto topK = [&](size_t k) {
+      double bestOfK = 0;
+      for (size_t i = 0; i < std::min(k, order.size()); ++i)
+        bestOfK = std::max(bestOfK, measuredOfProgram[order[i]]);
+      return bestOfK / best;
+    };
+    top1Sum += topK(1);
+    top3Sum += topK(3);
+    top5Sum += topK(5);
   }
   if (spearmanCount)
     ranking.meanSpearman = spearmanSum / double(spearmanCount);
   if (ranking.programs) {
     ranking.top1 = top1Sum / double(ranking.programs);
     ranking.top3 = top3Sum / double(ranking.programs);
+    ranking.top5 = top5Sum / double(ranking.programs);
   }
   evaluation.rows = std::move(rows);
   return evaluation;

@@ -3,6 +3,7 @@
 #include "tuner/CostModel/Training.h"
 
 #include "CostModelImpl.h"
+#include "RankingLoss.h"
 
 #include "tuner/Support/Measurement.h"
 
@@ -40,6 +41,14 @@ llvm::Error TrainingOptions::check() const {
   if (!(weightDecay >= 0))
     return error(llvm::formatv("the weight decay must not be negative, got {0}",
                                weightDecay)
+                     .str());
+  if (!(rankWeight > 0))
+    return error(llvm::formatv("the rank weight must be positive, got {0}",
+                               rankWeight)
+                     .str());
+  if (!(rankMargin >= 0))
+    return error(llvm::formatv("the rank margin must not be negative, got {0}",
+                               rankMargin)
                      .str());
   if (!(trainFraction > 0 && trainFraction <= 1))
     return error(llvm::formatv("the train fraction must be in (0, 1], got {0}",
@@ -223,20 +232,34 @@ std::map<size_t, double> predictGroups(llvm::ArrayRef<Network<float>> networks,
   return result;
 }
 
-/// MAPE and the loss `kind` of `networks` on `groups`.
+/// MAPE and the loss `kind` (with the ranking term's `rankWeight` and
+/// `margin`) of `networks` on `groups`; a ranking term compares the
+/// schedules of each program.
 std::pair<double, double> groupsErrors(llvm::ArrayRef<Network<float>> networks,
                                        const std::vector<LabeledSchedule> &l,
                                        const std::vector<Group> &groups,
-                                       TrainingLoss kind) {
+                                       TrainingLoss kind,
+                                       double rankWeight = 1,
+                                       double margin = 0) {
   std::vector<double> measured, predicted;
+  std::vector<unsigned> programOf;
+  std::map<std::string, unsigned> programIds;
   for (auto [i, prediction] : predictGroups(networks, l, groups)) {
     measured.push_back(l[i].speedup);
     predicted.push_back(prediction);
+    programOf.push_back(
+        programIds.try_emplace(l[i].program, programIds.size()).first->second);
   }
   double mape = meanAbsolutePercentageError(measured, predicted);
   if (kind == TrainingLoss::MAPE)
     return {mape, mape};
-  return {mape, meanAbsoluteLogError(measured, predicted)};
+  if (kind == TrainingLoss::LogError)
+    return {mape, meanAbsoluteLogError(measured, predicted)};
+  using MatrixD = Network<double>::Matrix;
+  MatrixD p = Eigen::Map<const MatrixD>(predicted.data(), 1, predicted.size());
+  MatrixD y = Eigen::Map<const MatrixD>(measured.data(), 1, measured.size());
+  return {mape, combinedLoss<double>(kind, rankWeight, margin, p, y, programOf,
+                                     nullptr)};
 }
 
 /// PyTorch's OneCycleLR (cosine annealing, three_phase=false, defaults
@@ -350,8 +373,45 @@ trainNetwork(const TrainingData &data, const TrainingOptions &options,
   // (one tree), at most batchSize of them; a step gathers such chunks, in
   // random order, until it holds batchSize schedules, so that one step
   // learns from several programs rather than from one program's offset.
+  //
+  // A ranking loss compares the schedules of one program, so that a step
+  // holds every schedule of each of its programs: the chunks of a program's
+  // groups (one per tree shape) stay together.
   using Chunk = std::vector<size_t>;
+  const bool ranking = rankingTerm(options.loss).has_value();
+  auto rankingStepsOf = [&](std::mt19937_64 &rng) {
+    std::map<std::string, std::vector<Chunk>> byProgram;
+    for (const Group &group : data.train) {
+      std::vector<size_t> members = group.members;
+      shuffle(members, rng);
+      std::vector<Chunk> &chunks = byProgram[labeled[members.front()].program];
+      for (size_t start = 0; start < members.size(); start += options.batchSize)
+        chunks.emplace_back(
+            members.begin() + start,
+            members.begin() +
+                std::min(members.size(), start + options.batchSize));
+    }
+    std::vector<std::vector<Chunk>> programs;
+    for (auto &[id, chunks] : byProgram)
+      programs.push_back(std::move(chunks));
+    shuffle(programs, rng);
+    std::vector<std::vector<Chunk>> steps;
+    size_t filled = options.batchSize;
+    for (std::vector<Chunk> &chunks : programs) {
+      if (filled >= options.batchSize) {
+        steps.emplace_back();
+        filled = 0;
+      }
+      for (Chunk &chunk : chunks) {
+        filled += chunk.size();
+        steps.back().push_back(std::move(chunk));
+      }
+    }
+    return steps;
+  };
   auto stepsOf = [&](std::mt19937_64 &rng) {
+    if (ranking)
+      return rankingStepsOf(rng);
     std::vector<Chunk> chunks;
     for (const Group &group : data.train) {
       std::vector<size_t> members = group.members;
@@ -407,22 +467,61 @@ trainNetwork(const TrainingData &data, const TrainingOptions &options,
       for (const Chunk &chunk : chunks)
         stepSamples += chunk.size();
       network.zeroGradients();
-      for (const Chunk &chunk : chunks) {
-        Matrix targetsOfChunk;
-        Matrix inputs = packBatch(labeled, chunk, targetsOfChunk);
-        const LabeledSchedule &first = labeled[chunk.front()];
-        Network<float>::RelativeTape tape;
-        Matrix predictions = predictRelative(network, labeled, chunk, inputs,
-                                             &tape, &dropoutRng);
+      if (ranking) {
+        // Every chunk forward, the loss over the whole step (its pairs or
+        // lists span the chunks of a program), every chunk backward.
+        std::vector<Network<float>::RelativeTape> tapes(chunks.size());
+        Matrix predictions(1, stepSamples), targets(1, stepSamples);
+        std::vector<unsigned> programOf;
+        std::map<std::string, unsigned> programIds;
+        Eigen::Index column = 0;
+        for (auto [c, chunk] : llvm::enumerate(chunks)) {
+          Matrix targetsOfChunk;
+          Matrix inputs = packBatch(labeled, chunk, targetsOfChunk);
+          Matrix chunkPredictions = predictRelative(
+              network, labeled, chunk, inputs, &tapes[c], &dropoutRng);
+          predictions.middleCols(column, chunk.size()) = chunkPredictions;
+          targets.middleCols(column, chunk.size()) = targetsOfChunk;
+          column += Eigen::Index(chunk.size());
+          unsigned id =
+              programIds
+                  .try_emplace(labeled[chunk.front()].program,
+                               programIds.size())
+                  .first->second;
+          programOf.insert(programOf.end(), chunk.size(), id);
+        }
         Matrix grad;
-        float loss = trainingLoss<float>(options.loss, predictions,
-                                         targetsOfChunk, &grad);
-        lossSum += double(loss) * double(chunk.size());
-        lossCount += chunk.size();
-        // The loss is a mean over the chunk; the step's, over all of it.
-        grad *= float(double(chunk.size()) / double(stepSamples));
-        network.backwardRelative(first.features.tree, first.reference->tree,
-                                 tape, grad);
+        float loss = combinedLoss<float>(options.loss, options.rankWeight,
+                                         options.rankMargin, predictions,
+                                         targets, programOf, &grad);
+        lossSum += double(loss) * double(stepSamples);
+        lossCount += stepSamples;
+        column = 0;
+        for (auto [c, chunk] : llvm::enumerate(chunks)) {
+          const LabeledSchedule &first = labeled[chunk.front()];
+          Matrix chunkGrad = grad.middleCols(column, chunk.size());
+          column += Eigen::Index(chunk.size());
+          network.backwardRelative(first.features.tree, first.reference->tree,
+                                   tapes[c], chunkGrad);
+        }
+      } else {
+        for (const Chunk &chunk : chunks) {
+          Matrix targetsOfChunk;
+          Matrix inputs = packBatch(labeled, chunk, targetsOfChunk);
+          const LabeledSchedule &first = labeled[chunk.front()];
+          Network<float>::RelativeTape tape;
+          Matrix predictions = predictRelative(network, labeled, chunk, inputs,
+                                               &tape, &dropoutRng);
+          Matrix grad;
+          float loss = trainingLoss<float>(options.loss, predictions,
+                                           targetsOfChunk, &grad);
+          lossSum += double(loss) * double(chunk.size());
+          lossCount += chunk.size();
+          // The loss is a mean over the chunk; the step's, over all of it.
+          grad *= float(double(chunk.size()) / double(stepSamples));
+          network.backwardRelative(first.features.tree, first.reference->tree,
+                                   tape, grad);
+        }
       }
       auto [r, beta1] = schedule.at(step++);
       rate = r;
@@ -433,7 +532,8 @@ trainNetwork(const TrainingData &data, const TrainingOptions &options,
     report.epoch = epoch;
     report.trainLoss = lossSum / double(std::max<size_t>(lossCount, 1));
     std::tie(report.validationMAPE, report.validationLoss) =
-        groupsErrors(network, labeled, data.validation, options.loss);
+        groupsErrors(network, labeled, data.validation, options.loss,
+                     options.rankWeight, options.rankMargin);
     report.learningRate = rate;
     report.best = report.validationLoss < bestValidation;
     summary.epochsRun = epoch;
@@ -599,6 +699,8 @@ tuner::trainCostModel(const Dataset &dataset, llvm::StringRef datasetPath,
   summary.learningRate = options.learningRate;
   summary.weightDecay = options.weightDecay;
   summary.trainFraction = options.trainFraction;
+  summary.rankWeight = options.rankWeight;
+  summary.rankMargin = options.rankMargin;
   auto impl = std::make_shared<CostModel::Impl>(options.shape, 0);
   for (auto [m, network] : llvm::enumerate(trained)) {
     network->summary.validationPrograms = data[m].validationPrograms;

@@ -4,6 +4,8 @@
 //               [--embedding E] [--merge-hidden ...] [--regression-hidden ...]
 //               [--dropout P] [--batch B] [--lr R] [--weight-decay W]
 //               [--patience P] [--target SPEC]
+//               [--loss mape|log|ranknet|listnet|log+ranknet|log+listnet]
+//               [--rank-weight W] [--rank-margin M]
 //       trains a model on the inputs, printing each epoch's training and
 //       validation MAPE, and writes the model file. An input that is a
 //       folder is a dataset (tuner-gen); any other is a tuning database
@@ -13,9 +15,11 @@
 //               [--gbt-objective squared|pairwise] [--gbt-rounds N] ...
 //       trains gradient-boosted trees (XGBoost) on the same split instead,
 //       printing each round's metrics (GradientBoostedTrees.h);
-//   tuner-train --evaluate --model MODEL DATASET [--all] [--json FILE]
+//   tuner-train --evaluate --model MODEL DATASET [--all]
+//               [--test-programs-of MODEL2] [--json FILE]
 //       reports MAPE, Pearson and Spearman overall and per program on the
-//       model's held-out test programs (every program with --all); --json
+//       model's held-out test programs (MODEL2's with --test-programs-of,
+//       every program with --all); --json
 //       writes the metrics and the (program, measured, predicted) rows;
 //   tuner-train --list-features
 //       documents the computation vector (from Features.def);
@@ -85,6 +89,12 @@ static cl::opt<bool>
               cl::desc("Evaluate on every program of the dataset, not only "
                        "the model's held-out test programs"),
               cl::cat(toolCategory));
+static cl::opt<std::string> testProgramsOfOption(
+    "test-programs-of",
+    cl::desc("Evaluate on the held-out test programs of this model file "
+             "instead of --model's (to compare a model with another on the "
+             "programs that one never saw)"),
+    cl::value_desc("model"), cl::cat(toolCategory));
 static cl::opt<std::string>
     jsonOption("json",
                cl::desc("Write the evaluation (metrics and rows of program, "
@@ -144,9 +154,23 @@ static cl::opt<double> weightDecayOption("weight-decay",
 static cl::opt<std::string> lossOption(
     "loss",
     cl::desc("What training minimizes: 'mape' (the paper's mean absolute "
-             "percentage error) or 'log' (mean absolute log error)"),
+             "percentage error), 'log' (mean absolute log error), "
+             "'ranknet' (pairwise ranking of each program's schedules), "
+             "'listnet' (listwise ranking), or 'log+ranknet' / "
+             "'log+listnet' (the log error plus --rank-weight times the "
+             "ranking loss)"),
     cl::init(std::string(trainingLossName(kDefaults.loss))),
     cl::cat(toolCategory));
+static cl::opt<double> rankWeightOption(
+    "rank-weight",
+    cl::desc("Weight of the ranking loss beside the log error in "
+             "'log+ranknet' and 'log+listnet'"),
+    cl::init(kDefaults.rankWeight), cl::cat(toolCategory));
+static cl::opt<double> rankMarginOption(
+    "rank-margin",
+    cl::desc("RankNet leaves out pairs of schedules whose measured speedups "
+             "differ by a factor of at most 1 + this (the labels' noise)"),
+    cl::init(kDefaults.rankMargin), cl::cat(toolCategory));
 static cl::opt<unsigned> patienceOption(
     "patience",
     cl::desc("Stop after this many epochs without a better validation loss"),
@@ -236,7 +260,9 @@ static constexpr const char *kOverview =
     "trains and evaluates the tuner's cost model\n\n"
     "  tuner-train INPUT... -o MODEL [training options]\n"
     "  tuner-train INPUT... -o MODEL --model-kind gbt [--gbt-* options]\n"
-    "  tuner-train --evaluate --model MODEL INPUT... [--all] [--json FILE]\n"
+    "  tuner-train --evaluate --model MODEL INPUT... [--all | "
+    "--test-programs-of MODEL2]\n"
+    "              [--json FILE]\n"
     "  tuner-train --list-features\n"
     "  tuner-train --dump-features FILE INPUT...\n"
     "  tuner-train --upgrade OLD-MODEL -o MODEL\n\n"
@@ -387,9 +413,23 @@ static Error train() {
   options.trainFraction = trainFractionOption;
   std::optional<TrainingLoss> loss = parseTrainingLoss(lossOption);
   if (!loss)
-    return error("--loss: unknown loss '" + lossOption +
-                 "' (expected 'mape' or 'log')");
+    return error("--loss: unknown loss '" + lossOption + "' (expected " +
+                 trainingLossNames() + ")");
   options.loss = *loss;
+  options.rankWeight = rankWeightOption;
+  options.rankMargin = rankMarginOption;
+  if (rankWeightOption.getNumOccurrences() && !pointwiseTerm(*loss))
+    return error("--rank-weight weighs the ranking loss beside the log "
+                 "error: use it with --loss log+ranknet or log+listnet");
+  if (rankWeightOption.getNumOccurrences() && !rankingTerm(*loss))
+    return error("--rank-weight is for a loss with a ranking term "
+                 "(log+ranknet, log+listnet), not '" +
+                 lossOption + "'");
+  if (rankMarginOption.getNumOccurrences() &&
+      rankingTerm(*loss) != TrainingLoss::RankNet)
+    return error("--rank-margin is for RankNet (--loss ranknet or "
+                 "log+ranknet), not '" +
+                 lossOption + "'");
   if (!hiddenOption.empty())
     options.shape.computationLayers.assign(hiddenOption.begin(),
                                            hiddenOption.end());
@@ -534,29 +574,50 @@ static Error trainTrees() {
 }
 
 /// The programs --evaluate and --replay-corrections use: the model's
-/// held-out test programs in the dataset, or with --all every program (an
-/// empty list).
+/// held-out test programs in the dataset (those of --test-programs-of's
+/// model when given), or with --all every program (an empty list).
 static Expected<std::vector<std::string>>
 evaluationPrograms(const CostModel &model, const Dataset &dataset) {
   std::vector<std::string> programs;
+  if (allOption && !testProgramsOfOption.empty())
+    return error("--all and --test-programs-of choose the programs to "
+                 "evaluate on; give one of them");
   if (!allOption) {
+    // The test programs of --model, or of --test-programs-of.
+    std::optional<CostModel> splitModel;
+    if (!testProgramsOfOption.empty()) {
+      Expected<CostModel> other = CostModel::load(testProgramsOfOption);
+      if (!other)
+        return error("--test-programs-of: " +
+                     llvm::toString(other.takeError()));
+      splitModel = std::move(*other);
+    }
+    const std::vector<std::string> &testPrograms =
+        (splitModel ? *splitModel : model).getDataset().testPrograms;
+    auto whose = [&](size_t count) {
+      return splitModel ? llvm::formatv("the {0} test programs of {1}", count,
+                                        testProgramsOfOption.getValue())
+                              .str()
+                        : llvm::formatv("the model's {0} test programs", count)
+                              .str();
+    };
     std::set<std::string> present;
     for (const ProgramRecord &program : dataset.programs)
       present.insert(program.id);
-    for (const std::string &id : model.getDataset().testPrograms)
+    for (const std::string &id : testPrograms)
       if (present.count(id))
         programs.push_back(id);
     if (programs.empty())
-      return error("none of the model's " +
-                   llvm::Twine(model.getDataset().testPrograms.size()) +
-                   " test programs is in " + inputsDescription() +
+      return error("none of " + whose(testPrograms.size()) + " is in " +
+                   inputsDescription() +
                    " (was the model trained on another dataset?); use --all "
                    "to evaluate on every program");
-    if (programs.size() < model.getDataset().testPrograms.size())
+    if (programs.size() < testPrograms.size())
       llvm::WithColor::warning(llvm::errs(), "tuner-train")
-          << (model.getDataset().testPrograms.size() - programs.size())
-          << " of the model's test programs are not in " << inputsDescription()
-          << "\n";
+          << (testPrograms.size() - programs.size()) << " of "
+          << (splitModel ? "the test programs of " + testProgramsOfOption
+                         : std::string("the model's test programs"))
+          << " are not in " << inputsDescription() << "\n";
   }
   return programs;
 }
@@ -594,7 +655,11 @@ static Error evaluate() {
 
   llvm::raw_ostream &os = llvm::outs();
   os << "model " << modelOption << " on " << inputsDescription() << ", "
-     << (allOption ? "all programs" : "held-out test programs") << "\n";
+     << (allOption ? "all programs"
+         : testProgramsOfOption.empty()
+             ? "held-out test programs"
+             : "the held-out test programs of " + testProgramsOfOption)
+     << "\n";
   const Metrics &all = evaluation->overall;
   os << llvm::formatv("overall: {0} samples, MAPE {1}, Pearson {2}, "
                       "Spearman {3}\n",
@@ -603,9 +668,11 @@ static Error evaluate() {
   const RankingMetrics &ranking = evaluation->ranking;
   os << llvm::formatv("within programs ({0}): mean Spearman {1}; the "
                       "schedule predicted best reaches {2} of the best "
-                      "measured speedup, the best of the first 3 {3}\n",
+                      "measured speedup, the best of the first 3 {3}, of "
+                      "the first 5 {4}\n",
                       ranking.programs, fixed(ranking.meanSpearman),
-                      fixed(ranking.top1), fixed(ranking.top3));
+                      fixed(ranking.top1), fixed(ranking.top3),
+                      fixed(ranking.top5));
   size_t width = 7;
   for (const auto &[program, metrics] : evaluation->perProgram)
     width = std::max(width, program.size());
@@ -625,6 +692,8 @@ static Error evaluate() {
   object["model"] = modelOption.getValue();
   object["dataset"] = inputsDescription();
   object["split"] = allOption ? "all" : "test";
+  if (!testProgramsOfOption.empty())
+    object["test_programs_of"] = testProgramsOfOption.getValue();
   return writeText(jsonOption, [&](llvm::raw_ostream &out) {
     out << llvm::formatv("{0:2}", json) << "\n";
   });
@@ -721,9 +790,10 @@ static Error run() {
     return evaluate();
   if (replayCorrectionsOption)
     return replay();
-  if (!modelOption.empty() || allOption || !jsonOption.empty())
-    return error("--model, --all and --json are for --evaluate and "
-                 "--replay-corrections");
+  if (!modelOption.empty() || allOption || !jsonOption.empty() ||
+      !testProgramsOfOption.empty())
+    return error("--model, --all, --test-programs-of and --json are for "
+                 "--evaluate and --replay-corrections");
   return train();
 }
 

@@ -61,10 +61,29 @@ enum class TrainingLoss {
   /// slowdowns, so that predictions do not shrink toward zero when many
   /// schedules are slowdowns.
   LogError,
+  /// Pairwise ranking (RankNet) over the schedules of each program: the
+  /// cross-entropy of the model's probability that the faster of two
+  /// schedules is faster, over the pairs whose measured speedups differ by
+  /// more than the labels' noise. Leaves the scale of the predicted
+  /// speedups free (see RankingLoss.h).
+  RankNet,
+  /// Listwise ranking (ListNet, top-one probabilities) over the schedules
+  /// of each program.
+  ListNet,
+  /// LogError plus a weight times RankNet.
+  LogRankNet,
+  /// LogError plus a weight times ListNet.
+  LogListNet,
 };
-/// "mape" or "log".
+/// "mape", "log", "ranknet", "listnet", "log+ranknet" or "log+listnet".
 llvm::StringRef trainingLossName(TrainingLoss loss);
 std::optional<TrainingLoss> parseTrainingLoss(llvm::StringRef name);
+/// The names parseTrainingLoss reads, for messages: "'mape', 'log', ...".
+std::string trainingLossNames();
+/// The pointwise term of `loss` (MAPE or LogError), if it has one.
+std::optional<TrainingLoss> pointwiseTerm(TrainingLoss loss);
+/// The ranking term of `loss` (RankNet or ListNet), if it has one.
+std::optional<TrainingLoss> rankingTerm(TrainingLoss loss);
 
 /// How one network of a model was trained.
 struct MemberSummary {
@@ -82,6 +101,9 @@ struct TrainingSummary {
   /// The seed of the split (and of the first member).
   uint64_t seed = 0;
   TrainingLoss loss = TrainingLoss::MAPE;
+  /// The ranking term's weight beside the log error and RankNet's margin
+  /// (written only for losses with a ranking term).
+  double rankWeight = 1, rankMargin = 0.08;
   unsigned maxEpochs = 0;
   unsigned batchSize = 0, patience = 0;
   double learningRate = 0, weightDecay = 0;

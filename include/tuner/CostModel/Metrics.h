@@ -65,8 +65,12 @@ struct RankingMetrics {
   /// The same for the best measured of the model's first three choices (a
   /// search that executes its top 3).
   double top3 = std::numeric_limits<double>::quiet_NaN();
+  /// The same for its first five (TenSet's top-5 score; a program with
+  /// fewer schedules counts all of them).
+  double top5 = std::numeric_limits<double>::quiet_NaN();
 
-  /// {"programs", "mean_spearman", "top1", "top3"}; undefined values null.
+  /// {"programs", "mean_spearman", "top1", "top3", "top5"}; undefined
+  /// values null.
   llvm::json::Value toJSON() const;
 };
 

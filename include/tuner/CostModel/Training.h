@@ -1,7 +1,8 @@
 //===- Training.h - Training and evaluating cost models ---------*- C++ -*-===//
 //
 // Training as in the paper (appendix A.1): MAPE loss (or, as an option, the
-// mean absolute log error), AdamW with decoupled weight decay, a one-cycle
+// mean absolute log error, a ranking loss over each program's schedules, or
+// the log error plus a ranking loss), AdamW with decoupled weight decay, a one-cycle
 // learning-rate schedule, batches of schedules of one program (one tree
 // shape), train/validation/test split by program, early stopping on the
 // validation loss. Deterministic for a given seed.
@@ -26,6 +27,13 @@ struct TrainingOptions {
   NetworkShape shape;
   uint64_t seed = 1;
   TrainingLoss loss = TrainingLoss::MAPE;
+  /// The ranking term's weight in a combined loss (log+ranknet,
+  /// log+listnet): loss = log error + rankWeight * ranking loss.
+  double rankWeight = 1.0;
+  /// RankNet leaves out the pairs of schedules whose measured speedups
+  /// differ by a factor of at most 1 + rankMargin: the labels' noise (two
+  /// measurements of one schedule differ by 8 % on average).
+  double rankMargin = 0.08;
   /// Length of the one-cycle schedule; training may stop earlier.
   unsigned epochs = 200;
   /// Schedules per batch (all of one program and tree shape).
@@ -53,8 +61,8 @@ struct TrainingOptions {
   double trainFraction = 1.0;
 
   /// Fails on zero epochs, batch size, patience or ensemble size, a
-  /// learning rate that is not positive, a negative weight decay, a train
-  /// fraction outside (0, 1], or a bad shape.
+  /// learning rate or rank weight that is not positive, a negative weight
+  /// decay or rank margin, a train fraction outside (0, 1], or a bad shape.
   llvm::Error check() const;
 };
 

@@ -62,6 +62,7 @@ TEST(MetricsTest, OverallAndPerProgram) {
   EXPECT_DOUBLE_EQ(e.ranking.meanSpearman, 1);
   EXPECT_DOUBLE_EQ(e.ranking.top1, 1);
   EXPECT_DOUBLE_EQ(e.ranking.top3, 1);
+  EXPECT_DOUBLE_EQ(e.ranking.top5, 1);
 
   llvm::json::Value json = e.toJSON(/*withRows=*/true);
   const llvm::json::Object *object = json.getAsObject();
@@ -96,6 +97,37 @@ TEST(MetricsTest, RankingWithinPrograms) {
   EXPECT_DOUBLE_EQ(e.ranking.top3, 1);
   // p: ranks of measured [1, 2, 4, 3], of predicted [4, 3, 2, 1]: -0.8.
   EXPECT_NEAR(e.ranking.meanSpearman, (-0.8 + 1) / 2, 1e-12);
+}
+
+TEST(MetricsTest, TopFiveNeedsTheFirstFive) {
+  // s: seven schedules; the best (measured 10) is the model's fifth choice,
+  // the second best (5) its fourth, the model's first three measure 1, 2, 3.
+  // t: the best is the model's sixth choice: top-5 reaches 4 of 8.
+  Evaluation e = Evaluation::of({{"s", 1, 70},
+                                 {"s", 2, 60},
+                                 {"s", 3, 50},
+                                 {"s", 5, 40},
+                                 {"s", 10, 30},
+                                 {"s", 1, 20},
+                                 {"s", 1, 10},
+                                 {"t", 1, 9},
+                                 {"t", 2, 8},
+                                 {"t", 1, 7},
+                                 {"t", 4, 6},
+                                 {"t", 1, 5},
+                                 {"t", 8, 4}});
+  EXPECT_EQ(e.ranking.programs, 2u);
+  EXPECT_DOUBLE_EQ(e.ranking.top1, (1.0 / 10 + 1.0 / 8) / 2);
+  EXPECT_DOUBLE_EQ(e.ranking.top3, (3.0 / 10 + 2.0 / 8) / 2);
+  EXPECT_DOUBLE_EQ(e.ranking.top5, (1 + 4.0 / 8) / 2);
+  // Every figure is in the JSON.
+  llvm::json::Value json = e.toJSON(false);
+  const llvm::json::Object *ranking =
+      json.getAsObject()->getObject("ranking");
+  ASSERT_TRUE(ranking);
+  EXPECT_EQ(ranking->getNumber("top5"), e.ranking.top5);
+  EXPECT_EQ(ranking->getNumber("top3"), e.ranking.top3);
+  EXPECT_EQ(ranking->getNumber("top1"), e.ranking.top1);
 }
 
 } // namespace

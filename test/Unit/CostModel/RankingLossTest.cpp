@@ -1,0 +1,218 @@
+//===- RankingLossTest.cpp - RankNet and ListNet losses --------------------===//
+
+#include "RankingLoss.h"
+
+#include "tuner/CostModel/Training.h"
+
+#include "TestPrograms.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+
+using namespace tuner;
+using namespace tuner::test;
+
+namespace {
+
+using MatrixD = Network<double>::Matrix;
+
+MatrixD row(std::initializer_list<double> values) {
+  MatrixD m(1, values.size());
+  Eigen::Index i = 0;
+  for (double v : values)
+    m(0, i++) = v;
+  return m;
+}
+
+/// Checks `grad` of `loss` at `predictions` against central differences.
+void expectGradientMatchesFiniteDifferences(
+    llvm::function_ref<double(const MatrixD &, MatrixD *)> loss,
+    const MatrixD &predictions) {
+  MatrixD grad;
+  loss(predictions, &grad);
+  ASSERT_EQ(grad.cols(), predictions.cols());
+  for (Eigen::Index i = 0; i < predictions.cols(); ++i) {
+    const double h = 1e-6 * predictions(0, i);
+    MatrixD up = predictions, down = predictions;
+    up(0, i) += h;
+    down(0, i) -= h;
+    double numeric = (loss(up, nullptr) - loss(down, nullptr)) / (2 * h);
+    EXPECT_NEAR(grad(0, i), numeric, 1e-7 + 1e-6 * std::fabs(numeric))
+        << "prediction " << i;
+  }
+}
+
+TEST(RankingLossTest, RankNetValue) {
+  // One program: measured 2 and 0.5 (and the untransformed schedule, 1);
+  // predicted 1.5 and 3. Pairs: (2 over 0.5) d = log(1.5 / 3),
+  // (2 over untransformed) d = log 1.5, (untransformed over 0.5) d = -log 3.
+  MatrixD p = row({1.5, 3}), y = row({2, 0.5});
+  double expected = (std::log1p(3 / 1.5) + std::log1p(1 / 1.5) +
+                     std::log1p(3.0)) /
+                    3;
+  EXPECT_NEAR(rankNetLoss<double>(p, y, {0, 0}, 0.08, nullptr), expected,
+              1e-12);
+  // In two programs, the pair across them does not count; each is compared
+  // with its own untransformed schedule only.
+  double apart = (std::log1p(1 / 1.5) + std::log1p(3.0)) / 2;
+  EXPECT_NEAR(rankNetLoss<double>(p, y, {0, 1}, 0.08, nullptr), apart, 1e-12);
+}
+
+TEST(RankingLossTest, RankNetLeavesOutPairsWithinTheNoise) {
+  // 1.05 and 1.0 measured: within 8 % of each other and of the
+  // untransformed schedule's 1: no pair counts, whatever the predictions.
+  MatrixD p = row({0.2, 5}), y = row({1.05, 1.0}), grad;
+  EXPECT_EQ(rankNetLoss<double>(p, y, {0, 0}, 0.08, &grad), 0);
+  EXPECT_EQ(grad, MatrixD::Zero(1, 2));
+  // Without the margin they count, and the wrong order costs.
+  EXPECT_GT(rankNetLoss<double>(p, y, {0, 0}, 0, &grad), std::log(2.0));
+  // The faster schedule's prediction should rise, the slower one's fall.
+  EXPECT_LT(grad(0, 0), 0);
+  EXPECT_GT(grad(0, 1), 0);
+  // 1.5 against 1.05, 1.0 and the untransformed 1: three pairs count, at
+  // log 2 each for equal predictions; those among 1.05, 1.0 and 1 do not.
+  MatrixD three = row({1, 1, 1}), y3 = row({1.5, 1.05, 1.0});
+  EXPECT_NEAR(rankNetLoss<double>(three, y3, {0, 0, 0}, 0.08, nullptr),
+              std::log(2.0), 1e-12);
+}
+
+TEST(RankingLossTest, RankNetIgnoresTheScaleButNotTheOrder) {
+  // Only ratios of predictions matter: scaling every prediction of a
+  // program by the same factor changes only the pairs with the
+  // untransformed schedule (whose prediction is 1).
+  MatrixD y = row({4, 2, 0.25, 0.1});
+  MatrixD right = row({8, 4, 0.5, 0.2}), wrong = row({0.2, 0.5, 4, 8});
+  double good = rankNetLoss<double>(right, y, {0, 0, 0, 0}, 0.08, nullptr);
+  double bad = rankNetLoss<double>(wrong, y, {0, 0, 0, 0}, 0.08, nullptr);
+  EXPECT_LT(good, 0.3);
+  EXPECT_GT(bad, 1.5);
+}
+
+TEST(RankingLossTest, RankNetGradient) {
+  MatrixD y = row({2.0, 0.5, 1.3, 0.9, 3.0, 1.02, 0.7});
+  std::vector<unsigned> groups = {0, 0, 0, 1, 1, 1, 2};
+  for (double margin : {0.0, 0.08}) {
+    MatrixD p = row({1.7, 0.8, 2.5, 0.3, 1.1, 0.95, 1.4});
+    expectGradientMatchesFiniteDifferences(
+        [&](const MatrixD &predictions, MatrixD *grad) {
+          return rankNetLoss<double>(predictions, y, groups, margin, grad);
+        },
+        p);
+  }
+}
+
+TEST(RankingLossTest, ListNetValueAndGradient) {
+  // Predictions equal to the measured speedups: the distributions agree.
+  MatrixD y = row({2.0, 0.5, 1.3, 0.9, 3.0});
+  std::vector<unsigned> groups = {0, 0, 0, 1, 1};
+  MatrixD grad;
+  EXPECT_NEAR(listNetLoss<double>(y, y, groups, &grad), 0, 1e-12);
+  EXPECT_NEAR(grad.norm(), 0, 1e-12);
+  // Scaling all of a program's predictions moves them against its
+  // untransformed schedule's, pinned at 1: the distributions differ.
+  EXPECT_GT(listNetLoss<double>(2 * y, y, groups, nullptr), 0.01);
+  // One program of 2 and 0.5 (with the untransformed 1), predicted 0.5 and
+  // 2: KL of (2, 0.5, 1) / 3.5 from (0.5, 2, 1) / 3.5.
+  MatrixD swapped = row({0.5, 2}), y2 = row({2, 0.5});
+  double kl = 2 / 3.5 * std::log(4.0) + 0.5 / 3.5 * std::log(0.25);
+  EXPECT_NEAR(listNetLoss<double>(swapped, y2, {7, 7}, nullptr), kl, 1e-12);
+  MatrixD p = row({1.7, 0.8, 2.5, 0.3, 1.1});
+  expectGradientMatchesFiniteDifferences(
+      [&](const MatrixD &predictions, MatrixD *g) {
+        return listNetLoss<double>(predictions, y, groups, g);
+      },
+      p);
+}
+
+TEST(RankingLossTest, CombinedLossGradient) {
+  // Away from p = y, where the log error is smooth.
+  MatrixD y = row({2.0, 0.5, 1.3, 0.9, 3.0, 1.6});
+  MatrixD p = row({1.7, 0.8, 2.5, 0.3, 1.1, 1.2});
+  std::vector<unsigned> groups = {0, 0, 0, 1, 1, 1};
+  for (TrainingLoss kind :
+       {TrainingLoss::LogRankNet, TrainingLoss::LogListNet,
+        TrainingLoss::RankNet, TrainingLoss::ListNet, TrainingLoss::LogError}) {
+    expectGradientMatchesFiniteDifferences(
+        [&](const MatrixD &predictions, MatrixD *grad) {
+          return combinedLoss<double>(kind, 0.7, 0.08, predictions, y, groups,
+                                      grad);
+        },
+        p);
+  }
+  // The combination is the log error plus the weighted ranking loss.
+  double log = logErrorLoss<double>(p, y, nullptr);
+  double rank = rankNetLoss<double>(p, y, groups, 0.08, nullptr);
+  EXPECT_NEAR(combinedLoss<double>(TrainingLoss::LogRankNet, 0.7, 0.08, p, y,
+                                   groups, nullptr),
+              log + 0.7 * rank, 1e-12);
+  // Alone, the ranking loss has weight 1.
+  EXPECT_NEAR(combinedLoss<double>(TrainingLoss::RankNet, 0.7, 0.08, p, y,
+                                   groups, nullptr),
+              rank, 1e-12);
+}
+
+TEST(RankingLossTest, LossNames) {
+  for (TrainingLoss loss :
+       {TrainingLoss::MAPE, TrainingLoss::LogError, TrainingLoss::RankNet,
+        TrainingLoss::ListNet, TrainingLoss::LogRankNet,
+        TrainingLoss::LogListNet})
+    EXPECT_EQ(parseTrainingLoss(trainingLossName(loss)), loss);
+  EXPECT_EQ(trainingLossName(TrainingLoss::LogRankNet), "log+ranknet");
+  EXPECT_FALSE(parseTrainingLoss("lambdarank"));
+  EXPECT_EQ(pointwiseTerm(TrainingLoss::RankNet), std::nullopt);
+  EXPECT_EQ(pointwiseTerm(TrainingLoss::LogListNet), TrainingLoss::LogError);
+  EXPECT_EQ(rankingTerm(TrainingLoss::LogError), std::nullopt);
+  EXPECT_EQ(rankingTerm(TrainingLoss::LogRankNet), TrainingLoss::RankNet);
+}
+
+/// Trains on a synthetic dataset whose speedups follow the tile sizes and
+/// returns how well the model ranks each program's schedules (all programs).
+RankingMetrics rankingAfterTraining(TrainingLoss loss, unsigned epochs,
+                                    double rankWeight = 1) {
+  Dataset dataset = syntheticDataset(6, 24, 3);
+  TrainingOptions options;
+  options.shape.computationLayers = {12};
+  options.shape.embedding = 8;
+  options.shape.mergeLayers = {8};
+  options.shape.regressionLayers = {8};
+  options.shape.dropout = 0.05;
+  options.epochs = epochs;
+  options.batchSize = 8;
+  options.learningRate = 1e-2;
+  options.patience = epochs;
+  options.seed = 5;
+  options.loss = loss;
+  options.rankWeight = rankWeight;
+  llvm::Expected<CostModel> model =
+      trainCostModel(dataset, "synthetic", options, [](const EpochReport &) {});
+  EXPECT_TRUE(bool(model)) << llvm::toString(model.takeError());
+  if (!model)
+    return {};
+  EXPECT_EQ(model->getTraining().loss, loss);
+  llvm::Expected<Evaluation> evaluation =
+      evaluateCostModel(*model, dataset, {});
+  EXPECT_TRUE(bool(evaluation)) << llvm::toString(evaluation.takeError());
+  return evaluation ? evaluation->ranking : RankingMetrics{};
+}
+
+TEST(RankingLossTest, TrainingWithARankingLossOrdersSchedules) {
+  // On this dataset, with this tiny network, the log error alone learns
+  // little of the order of each program's schedules; a ranking loss learns
+  // it, alone or beside the log error with enough weight.
+  RankingMetrics log = rankingAfterTraining(TrainingLoss::LogError, 30);
+  EXPECT_EQ(log.programs, 6u);
+  EXPECT_LT(log.meanSpearman, 0.4);
+  for (auto [loss, weight] :
+       {std::pair{TrainingLoss::RankNet, 1.0}, {TrainingLoss::ListNet, 1.0},
+        {TrainingLoss::LogRankNet, 10.0}}) {
+    RankingMetrics trained = rankingAfterTraining(loss, 30, weight);
+    EXPECT_EQ(trained.programs, 6u);
+    EXPECT_GT(trained.meanSpearman, 0.75) << trainingLossName(loss).str();
+    EXPECT_GT(trained.meanSpearman, log.meanSpearman + 0.35)
+        << trainingLossName(loss).str();
+    EXPECT_GT(trained.top1, 0.9) << trainingLossName(loss).str();
+  }
+}
+
+} // namespace
