@@ -13,6 +13,8 @@
 // applies each to a copy of the program, measures the baseline and every
 // candidate against it (failures included), and appends program and sample
 // records to DIR/programs-sK-of-N.jsonl and DIR/samples-sK-of-N.jsonl.
+// A program's configs are measured as one batch: one clang call per
+// compile job, one harness process (see Measurer::measureAll).
 //
 // Rerunning the same command resumes: (program, config) pairs already in
 // the shard's files are not measured again. Shards write disjoint files, so
@@ -222,10 +224,7 @@ public:
       : context(context), registry(registry),
         generatorOptions(generatorOptions), measureOptions(measureOptions),
         shardIndex(shardIndex), shardCount(shardCount), flavour(flavour),
-        host(Target::host()), fingerprint(host.fingerprint()) {
-    batchSize =
-        llvm::hardware_concurrency(measureOptions.jobs).compute_thread_count();
-  }
+        host(Target::host()), fingerprint(host.fingerprint()) {}
 
   /// Reads what the shard's files already hold.
   llvm::Error resume(llvm::StringRef folder, llvm::StringRef suffix);
@@ -261,7 +260,6 @@ private:
   std::optional<gen::Flavour> flavour;
   Target host;
   std::string fingerprint;
-  unsigned batchSize = 1;
 
   /// From earlier runs: recorded programs (id -> IR) and measured configs.
   std::map<std::string, std::string> recordedPrograms;
@@ -561,7 +559,9 @@ llvm::Error Generation::runProgram(unsigned index, DatasetWriter &writer,
   }
   SessionOptions sessionOptions;
   sessionOptions.budget.evaluations = todo.size();
-  sessionOptions.batch = batchSize;
+  // One batch per program: the Measurer compiles it with one clang call per
+  // job and runs it in one harness process, with the inputs made once.
+  sessionOptions.batch = std::max<size_t>(1, todo.size());
   sessionOptions.recorder = &recorder;
   TuningSession session(*configsInOrder, evaluator, std::move(sessionOptions));
   session.run();
