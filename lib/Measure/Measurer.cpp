@@ -25,7 +25,6 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -33,6 +32,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
@@ -86,8 +86,7 @@ MeasureStats &MeasureStats::operator+=(const MeasureStats &other) {
 
 /// Seconds since `start`.
 static double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       start)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
 }
 
@@ -468,8 +467,7 @@ static llvm::Error
 lowerToLLVMIR(const DialectRegistry &registry, llvm::StringRef text,
               llvm::StringRef functionName, llvm::StringRef signature,
               const CpuLoweringOptions &lowering, llvm::StringRef triple,
-              llvm::StringRef symbolSuffix, std::string &ir,
-              bool &usesOpenMP) {
+              llvm::StringRef symbolSuffix, std::string &ir, bool &usesOpenMP) {
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
   std::string diagnostics;
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
@@ -573,9 +571,9 @@ std::string Measurer::pathFor(llvm::StringRef name) const {
   return std::string(path);
 }
 
-std::optional<std::string>
-Measurer::runClang(const std::string &ir, const std::string &stem,
-                   bool usesOpenMP) const {
+std::optional<std::string> Measurer::runClang(const std::string &ir,
+                                              const std::string &stem,
+                                              bool usesOpenMP) const {
   std::string irPath = pathFor(stem + ".ll");
   if (llvm::Error error = writeFile(irPath, ir))
     return llvm::toString(std::move(error));
@@ -649,8 +647,8 @@ linkIR(llvm::ArrayRef<const std::string *> modules) {
   std::unique_ptr<llvm::Module> linked;
   for (const std::string *text : modules) {
     llvm::SMDiagnostic diagnostic;
-    std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(
-        *text, diagnostic, context);
+    std::unique_ptr<llvm::Module> module =
+        llvm::parseAssemblyString(*text, diagnostic, context);
     if (!module)
       return std::nullopt;
     if (!linked) {
@@ -673,8 +671,7 @@ void Measurer::compileGroup(llvm::MutableArrayRef<Lowered> members,
   for (Lowered &member : members) {
     Compiled &result = compiled[member.index];
     result.stem = member.stem;
-    result.symbol =
-        "_mlir_ciface_" + functionName + symbolSuffix(member.stem);
+    result.symbol = "_mlir_ciface_" + functionName + symbolSuffix(member.stem);
     result.usesOpenMP = member.usesOpenMP;
     if (!member.error.empty())
       result.message = member.error;
@@ -748,7 +745,8 @@ Measurer::compileAll(llvm::ArrayRef<std::string> texts,
 }
 
 /// A timing report of the harness as a measurement, or why it is not one.
-static llvm::Expected<Measurement> parseReport(const llvm::json::Object &report) {
+static llvm::Expected<Measurement>
+parseReport(const llvm::json::Object &report) {
   std::optional<double> minSeconds = report.getNumber("min_seconds");
   std::optional<double> medianSeconds = report.getNumber("median_seconds");
   std::optional<double> maxSeconds = report.getNumber("max_seconds");
@@ -816,18 +814,18 @@ Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
       break;
     }
     std::string listArg = "--batch=" + listPath;
-    llvm::StringRef args[] = {harness,    listArg,    specPath,
+    llvm::StringRef args[] = {harness,        listArg,    specPath,
                               repetitionsArg, minTimeArg, timeoutArg,
-                              loadArg,    retriesArg, coreArg};
+                              loadArg,        retriesArg, coreArg};
     // The harness enforces each attempt's limit itself; this one only
     // catches a harness that hangs outside of them.
     double pauses = 0;
     for (unsigned round = 0; round < options.contentionRetries; ++round)
       pauses += 0.5 * double(1u << round);
-    double deadline = options.timeoutSeconds *
-                          (1 + double(pending.size()) *
-                                   (1 + options.contentionRetries)) +
-                      pauses + 10;
+    double deadline =
+        options.timeoutSeconds *
+            (1 + double(pending.size()) * (1 + options.contentionRetries)) +
+        pauses + 10;
     auto harnessStart = std::chrono::steady_clock::now();
     ProcessResult ran = runProcess(harness, args, stdoutPath, stderrPath,
                                    deadline, options.memoryLimitMB);
@@ -912,7 +910,8 @@ Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
       ended = failure(Status::Crashed, "killed by signal: " + ran.message);
       break;
     case ProcessResult::Kind::FailedToStart:
-      ended = failure(Status::Crashed, "cannot run the harness: " + ran.message);
+      ended =
+          failure(Status::Crashed, "cannot run the harness: " + ran.message);
       break;
     case ProcessResult::Kind::Exited:
       if (ran.exitCode == 124)
@@ -922,8 +921,8 @@ Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
         ended = failure(Status::Crashed, "the harness exited with code " +
                                              std::to_string(ran.exitCode));
       else if (running)
-        ended = failure(Status::Crashed,
-                        "the harness exited before its report");
+        ended =
+            failure(Status::Crashed, "the harness exited before its report");
       break;
     }
     std::vector<size_t> rest;
@@ -945,8 +944,8 @@ Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
       }
     } else {
       for (size_t i : rest) {
-        results[i] = failure(Status::Crashed,
-                             "the harness gave no report for it");
+        results[i] =
+            failure(Status::Crashed, "the harness gave no report for it");
         done[i] = true;
       }
     }

@@ -50,13 +50,13 @@
 #include <utility>
 
 #include <dlfcn.h>
-#include <malloc.h>
 #include <fstream>
-#include <sys/resource.h>
-#include <unistd.h>
+#include <malloc.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/time.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <map>
@@ -116,8 +116,7 @@ namespace {
 struct Buffer {
   std::unique_ptr<uint8_t, decltype(&std::free)> data{nullptr, &std::free};
   /// The inputs as generated, copied back before each verification call.
-  std::unique_ptr<uint8_t, decltype(&std::free)> pristine{nullptr,
-                                                          &std::free};
+  std::unique_ptr<uint8_t, decltype(&std::free)> pristine{nullptr, &std::free};
   uint64_t bytes = 0;
   std::vector<int64_t> descriptor;
 };
@@ -199,8 +198,8 @@ void armDeadline(double seconds) {
   struct itimerval timer = {};
   if (seconds > 0) {
     timer.it_value.tv_sec = time_t(seconds);
-    timer.it_value.tv_usec = suseconds_t((seconds - double(time_t(seconds))) *
-                                         1e6);
+    timer.it_value.tv_usec =
+        suseconds_t((seconds - double(time_t(seconds))) * 1e6);
     if (timer.it_value.tv_sec == 0 && timer.it_value.tv_usec == 0)
       timer.it_value.tv_usec = 1;
   }
@@ -227,9 +226,9 @@ public:
       if (!buffer.data)
         fail("cannot allocate " + llvm::Twine(allocated) + " bytes for " +
              bufferSpec.typeString());
-      fillRandom(bufferSpec, spec.seed, unsigned(index),
-                 llvm::MutableArrayRef<uint8_t>(buffer.data.get(),
-                                                buffer.bytes));
+      fillRandom(
+          bufferSpec, spec.seed, unsigned(index),
+          llvm::MutableArrayRef<uint8_t>(buffer.data.get(), buffer.bytes));
       if (keepPristine) {
         buffer.pristine.reset(
             static_cast<uint8_t *>(std::aligned_alloc(64, allocated)));
@@ -359,8 +358,7 @@ std::vector<Candidate> readBatch(llvm::StringRef path) {
     if (fields.size() != 3 || fields[0].empty() || fields[1].empty())
       fail("'" + path + "':" + llvm::Twine(number + 1) +
            ": expected symbol, library and outputs file separated by tabs");
-    candidates.push_back(
-        {fields[0].str(), fields[1].str(), fields[2].str()});
+    candidates.push_back({fields[0].str(), fields[1].str(), fields[2].str()});
   }
   return candidates;
 }
@@ -380,11 +378,11 @@ void runBatch(const HarnessSpec &spec, std::vector<Candidate> &candidates) {
   std::map<std::string, void *> libraries;
   auto attempt = [&](size_t index, unsigned number) {
     Candidate &candidate = candidates[index];
-    emit(llvm::json::Object{{"start", int64_t(index)}, {"attempt", int64_t(number)}});
+    emit(llvm::json::Object{{"start", int64_t(index)},
+                            {"attempt", int64_t(number)}});
     armDeadline(attemptTimeout);
-    llvm::json::Object report =
-        runner.attempt(candidate.function, number == 0 ? candidate.outputs
-                                                       : std::string());
+    llvm::json::Object report = runner.attempt(
+        candidate.function, number == 0 ? candidate.outputs : std::string());
     armDeadline(0);
     report["candidate"] = int64_t(index);
     report["attempt"] = int64_t(number);
@@ -405,15 +403,16 @@ void runBatch(const HarnessSpec &spec, std::vector<Candidate> &candidates) {
       library = dlopen(candidate.library.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!library) {
       emit(llvm::json::Object{{"candidate", int64_t(index)},
-            {"error", "cannot load '" + candidate.library + "': " +
-                          std::string(dlerror())}});
+                              {"error", "cannot load '" + candidate.library +
+                                            "': " + std::string(dlerror())}});
       continue;
     }
     candidate.function = dlsym(library, candidate.symbol.c_str());
     if (!candidate.function) {
       emit(llvm::json::Object{{"candidate", int64_t(index)},
-            {"error", "'" + candidate.library + "' has no symbol '" +
-                          candidate.symbol + "'"}});
+                              {"error", "'" + candidate.library +
+                                            "' has no symbol '" +
+                                            candidate.symbol + "'"}});
       continue;
     }
     attempt(index, 0);

@@ -13,7 +13,12 @@
 //
 // Lowering runs in-process in a private MLIRContext per candidate (a crash in
 // a pass is caught and reported as compile_failed); the native compiler and
-// the harness run in child processes with time (and memory) limits.
+// the harness run in child processes with time (and memory) limits. A batch
+// (measureAll) is compiled with one clang call per compile job, into shared
+// objects holding several candidates under distinct symbol names, and run
+// in one harness process (a fresh one for the rest after a candidate that
+// crashes or hangs): the results and failure classes are each candidate's
+// own, as if it had been measured alone.
 //
 //===----------------------------------------------------------------------===//
 
