@@ -58,7 +58,9 @@ struct MeasureOptions {
   double compileTimeoutSeconds = 300;
   /// Data-segment limit of the harness in MiB (0: none).
   unsigned memoryLimitMB = 8192;
-  /// Candidates compiled at once by measureAll (0: one per hardware thread).
+  /// Compile jobs of measureAll (0: one per hardware thread): its candidates
+  /// are shared among this many threads, each lowering its share and
+  /// compiling it with one clang call.
   unsigned jobs = 0;
   CpuLoweringOptions lowering;
   /// Pin the harness to this core (-1: no pinning; pinning also confines
