@@ -21,8 +21,10 @@
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
+#include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -30,6 +32,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
@@ -42,15 +45,50 @@
 using namespace mlir;
 using namespace tuner;
 
-/// What compile() produced: a shared object, or why there is none.
+/// What compile() produced for one candidate: a shared object holding its
+/// entry point `symbol` (the shared object may hold other candidates too),
+/// or why there is none.
 struct Measurer::Compiled {
   bool ok = false;
   std::string stem;
   std::string library;
+  std::string symbol;
   std::string message;
-  /// Files to delete once the candidate is measured.
-  std::vector<std::string> files;
+  /// Whether it calls the OpenMP runtime (its threads outlive its calls).
+  bool usesOpenMP = false;
 };
+
+/// A candidate lowered to LLVM IR, its externally visible symbols renamed
+/// after its stem so that candidates share a shared object.
+struct Measurer::Lowered {
+  size_t index = 0;
+  std::string stem;
+  std::string ir;
+  bool usesOpenMP = false;
+  std::string error;
+};
+
+MeasureStats &MeasureStats::operator+=(const MeasureStats &other) {
+  lowerSeconds += other.lowerSeconds;
+  clangSeconds += other.clangSeconds;
+  clangCalls += other.clangCalls;
+  harnessSeconds += other.harnessSeconds;
+  harnessRuns += other.harnessRuns;
+  inputSeconds += other.inputSeconds;
+  firstCallSeconds += other.firstCallSeconds;
+  warmupSeconds += other.warmupSeconds;
+  timedSeconds += other.timedSeconds;
+  retries += other.retries;
+  pauseSeconds += other.pauseSeconds;
+  verifySeconds += other.verifySeconds;
+  return *this;
+}
+
+/// Seconds since `start`.
+static double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
 
 //===----------------------------------------------------------------------===//
 // Harness spec and reduction length
@@ -356,14 +394,18 @@ llvm::Error Measurer::initialize(ModuleOp original, llvm::StringRef function,
   // Lets compile() turn a crash inside a pass into compile_failed.
   llvm::CrashRecoveryContext::Enable();
 
-  Compiled compiled = compile(serialize(original), "baseline");
-  if (!compiled.ok)
+  std::string text = serialize(original);
+  std::string stem = "baseline";
+  Compiled compiled = compileAll({text}, {stem}).front();
+  if (!compiled.ok) {
+    removeFiles({stem});
     return llvm::createStringError("the baseline does not compile: " +
                                    compiled.message);
-  Measurement measured = run(compiled, baselineOutputs);
-  if (!options.keepFiles)
-    for (const std::string &file : compiled.files)
-      llvm::sys::fs::remove(file);
+  }
+  std::vector<std::string> outputs;
+  Measurement measured = runAll({&compiled}, outputs).front();
+  baselineOutputs = std::move(outputs.front());
+  removeFiles({stem});
   if (!measured.ok())
     return llvm::createStringError("the baseline failed (" +
                                    statusName(measured.status) +
@@ -425,7 +467,7 @@ static llvm::Error
 lowerToLLVMIR(const DialectRegistry &registry, llvm::StringRef text,
               llvm::StringRef functionName, llvm::StringRef signature,
               const CpuLoweringOptions &lowering, llvm::StringRef triple,
-              std::string &ir, bool &usesOpenMP) {
+              llvm::StringRef symbolSuffix, std::string &ir, bool &usesOpenMP) {
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
   std::string diagnostics;
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
@@ -474,49 +516,69 @@ lowerToLLVMIR(const DialectRegistry &registry, llvm::StringRef text,
   usesOpenMP = llvm::any_of(llvmModule->functions(), [](llvm::Function &f) {
     return f.isDeclaration() && f.getName().starts_with("__kmpc_");
   });
+  // Candidates compiled into one shared object must not clash: every symbol
+  // it defines and exports gets the candidate's suffix (local ones are the
+  // linker's to rename). Only names change, not linkage: the optimizer
+  // sees what it would see in a shared object of this candidate alone.
+  if (!symbolSuffix.empty())
+    for (llvm::GlobalValue &global : llvmModule->global_values())
+      if (!global.isDeclaration() && !global.hasLocalLinkage())
+        global.setName(global.getName() + symbolSuffix);
   llvm::raw_string_ostream os(ir);
   llvmModule->print(os, nullptr);
   return llvm::Error::success();
 }
 
-Measurer::Compiled Measurer::compile(const std::string &moduleText,
-                                     const std::string &stem) const {
-  Compiled result;
-  result.stem = stem;
-  auto pathFor = [&](llvm::StringRef suffix) {
-    llvm::SmallString<256> path(workDir);
-    llvm::sys::path::append(path, stem + suffix);
-    result.files.push_back(std::string(path));
-    return std::string(path);
-  };
-  auto failWith = [&](std::string message) {
-    result.message = std::move(message);
-    return result;
-  };
-  if (options.keepFiles)
-    if (llvm::Error error = writeFile(pathFor(".mlir"), moduleText))
-      return failWith(llvm::toString(std::move(error)));
+/// The suffix of a candidate's exported symbols in a shared object.
+static std::string symbolSuffix(llvm::StringRef stem) {
+  return ("__tuner_" + stem).str();
+}
 
-  std::string ir;
-  bool usesOpenMP = false;
+Measurer::Lowered Measurer::lower(const std::string &moduleText,
+                                  const std::string &stem) const {
+  Lowered result;
+  result.stem = stem;
+  if (options.keepFiles)
+    if (llvm::Error error = writeFile(pathFor(stem + ".mlir"), moduleText)) {
+      result.error = llvm::toString(std::move(error));
+      return result;
+    }
+  auto lowerStart = std::chrono::steady_clock::now();
   std::optional<std::string> loweringError;
   llvm::CrashRecoveryContext recovery;
   bool finished = recovery.RunSafely([&] {
-    if (llvm::Error error =
-            lowerToLLVMIR(registry, moduleText, functionName, signature,
-                          options.lowering, target.triple, ir, usesOpenMP))
+    if (llvm::Error error = lowerToLLVMIR(
+            registry, moduleText, functionName, signature, options.lowering,
+            target.triple, symbolSuffix(stem), result.ir, result.usesOpenMP))
       loweringError = llvm::toString(std::move(error));
   });
+  {
+    std::lock_guard<std::mutex> lock(statsMutex);
+    measureStats.lowerSeconds += secondsSince(lowerStart);
+  }
   if (!finished)
-    return failWith("the lowering crashed");
-  if (loweringError)
-    return failWith(*loweringError);
+    result.error = "the lowering crashed";
+  else if (loweringError)
+    result.error = *loweringError;
+  if (!result.error.empty())
+    result.ir.clear();
+  return result;
+}
 
-  std::string irPath = pathFor(".ll");
+std::string Measurer::pathFor(llvm::StringRef name) const {
+  llvm::SmallString<256> path(workDir);
+  llvm::sys::path::append(path, name);
+  return std::string(path);
+}
+
+std::optional<std::string> Measurer::runClang(const std::string &ir,
+                                              const std::string &stem,
+                                              bool usesOpenMP) const {
+  std::string irPath = pathFor(stem + ".ll");
   if (llvm::Error error = writeFile(irPath, ir))
-    return failWith(llvm::toString(std::move(error)));
-  std::string library = pathFor(".so");
-  std::string log = pathFor(".clang.txt");
+    return llvm::toString(std::move(error));
+  std::string library = pathFor(stem + ".so");
+  std::string log = pathFor(stem + ".clang.txt");
   std::string rpath;
   llvm::SmallVector<llvm::StringRef> args = {
       clang,     "-O3",   "-march=native",
@@ -530,9 +592,9 @@ Measurer::Compiled Measurer::compile(const std::string &moduleText,
     llvm::SmallString<256> path(llvm::sys::path::parent_path(libomp));
     llvm::sys::path::append(path, "libmlir_c_runner_utils.so");
     if (libomp.empty() || !llvm::sys::fs::exists(path))
-      return failWith("the module copies memrefs (memrefCopy) but no "
-                      "libmlir_c_runner_utils.so was found beside " +
-                      clang);
+      return "the module copies memrefs (memrefCopy) but no "
+             "libmlir_c_runner_utils.so was found beside " +
+             clang;
     runnerUtils = std::string(path);
     args.push_back(runnerUtils);
     rpath = "-Wl,-rpath," + llvm::sys::path::parent_path(libomp).str();
@@ -540,138 +602,376 @@ Measurer::Compiled Measurer::compile(const std::string &moduleText,
   }
   if (usesOpenMP) {
     if (libomp.empty())
-      return failWith("the module uses OpenMP but no libomp.so was found "
-                      "beside " +
-                      clang);
+      return "the module uses OpenMP but no libomp.so was found beside " +
+             clang;
     args.push_back(libomp);
     if (rpath.empty()) {
       rpath = "-Wl,-rpath," + llvm::sys::path::parent_path(libomp).str();
       args.push_back(rpath);
     }
   }
+  auto clangStart = std::chrono::steady_clock::now();
   ProcessResult compiled = runProcess(clang, args, /*stdoutPath=*/log, log,
                                       options.compileTimeoutSeconds);
-  if (!compiled.succeeded()) {
-    std::string why;
-    switch (compiled.kind) {
-    case ProcessResult::Kind::TimedOut:
-      why = "clang timed out (" + compiled.message + ")";
-      break;
-    case ProcessResult::Kind::Signaled:
-      why = "clang crashed (" + compiled.message + ")";
-      break;
-    case ProcessResult::Kind::FailedToStart:
-      why = compiled.message;
-      break;
-    case ProcessResult::Kind::Exited:
-      why = "clang failed with exit code " + std::to_string(compiled.exitCode);
-      break;
-    }
-    std::string output = outputTail(readOutput(log));
-    return failWith(output.empty() ? why : why + ": " + output);
+  {
+    std::lock_guard<std::mutex> lock(statsMutex);
+    measureStats.clangSeconds += secondsSince(clangStart);
+    ++measureStats.clangCalls;
   }
-  result.library = library;
-  result.ok = true;
-  return result;
-}
-
-Measurement Measurer::run(const Compiled &compiled,
-                          std::string &outputs) const {
-  Measurement best = runOnce(compiled, outputs);
-  for (unsigned retry = 0; retry < options.contentionRetries && best.ok() &&
-                           best.foreignLoad > options.maxForeignLoad;
-       ++retry) {
-    // Another process shared the cores: wait for it, then time again.
-    std::this_thread::sleep_for(std::chrono::milliseconds(500 << retry));
-    std::string againOutputs;
-    Measurement again = runOnce(compiled, againOutputs);
-    if (again.ok() && again.foreignLoad < best.foreignLoad) {
-      best = std::move(again);
-      outputs = std::move(againOutputs);
-    }
-  }
-  return best;
-}
-
-Measurement Measurer::runOnce(const Compiled &compiled,
-                              std::string &outputs) const {
-  auto pathFor = [&](llvm::StringRef suffix) {
-    llvm::SmallString<256> path(workDir);
-    llvm::sys::path::append(path, compiled.stem + suffix);
-    return std::string(path);
-  };
-  std::string outputsPath = pathFor(".out"), stdoutPath = pathFor(".stdout"),
-              stderrPath = pathFor(".stderr");
-  std::string outputsArg = "--outputs=" + outputsPath;
-  std::string repetitionsArg =
-      "--repetitions=" + std::to_string(options.repetitions);
-  std::string minTimeArg;
-  llvm::raw_string_ostream(minTimeArg)
-      << "--min-time=" << llvm::format("%.17g", options.minRepetitionSeconds);
-  std::string coreArg = "--core=" + std::to_string(options.pinCore);
-  llvm::StringRef args[] = {harness,    compiled.library, specPath,
-                            outputsArg, repetitionsArg,   minTimeArg,
-                            coreArg};
-  ProcessResult ran = runProcess(harness, args, stdoutPath, stderrPath,
-                                 options.timeoutSeconds, options.memoryLimitMB);
-  std::string errors = outputTail(readOutput(stderrPath));
-  auto cleanup = [&] {
-    if (!options.keepFiles)
-      for (const std::string &path : {outputsPath, stdoutPath, stderrPath})
-        llvm::sys::fs::remove(path);
-  };
-  auto failure = [&](Status status, std::string message) {
-    cleanup();
-    if (!errors.empty())
-      message += "; stderr: " + errors;
-    return Measurement::failure(status, std::move(message));
-  };
-  switch (ran.kind) {
+  if (compiled.succeeded())
+    return std::nullopt;
+  std::string why;
+  switch (compiled.kind) {
   case ProcessResult::Kind::TimedOut:
-    return failure(Status::Timeout,
-                   formatSeconds("no result within ", options.timeoutSeconds));
+    why = "clang timed out (" + compiled.message + ")";
+    break;
   case ProcessResult::Kind::Signaled:
-    return failure(Status::Crashed, "killed by signal: " + ran.message);
+    why = "clang crashed (" + compiled.message + ")";
+    break;
   case ProcessResult::Kind::FailedToStart:
-    return failure(Status::Crashed, "cannot run the harness: " + ran.message);
+    why = compiled.message;
+    break;
   case ProcessResult::Kind::Exited:
-    if (ran.exitCode != 0)
-      return failure(Status::Crashed, "the harness exited with code " +
-                                          std::to_string(ran.exitCode));
+    why = "clang failed with exit code " + std::to_string(compiled.exitCode);
     break;
   }
+  std::string output = outputTail(readOutput(log));
+  return output.empty() ? why : why + ": " + output;
+}
 
-  std::string report = readOutput(stdoutPath);
-  outputs = readOutput(outputsPath);
-  cleanup();
-  llvm::Expected<llvm::json::Value> json = llvm::json::parse(report);
-  if (!json) {
-    std::string why = llvm::toString(json.takeError());
-    return failure(Status::Crashed, "unreadable harness report '" +
-                                        outputTail(report, 200) + "': " + why);
+/// `modules` (LLVM IR texts) linked into one module, printed; std::nullopt
+/// when one does not parse or the link fails.
+static std::optional<std::string>
+linkIR(llvm::ArrayRef<const std::string *> modules) {
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> linked;
+  for (const std::string *text : modules) {
+    llvm::SMDiagnostic diagnostic;
+    std::unique_ptr<llvm::Module> module =
+        llvm::parseAssemblyString(*text, diagnostic, context);
+    if (!module)
+      return std::nullopt;
+    if (!linked) {
+      linked = std::move(module);
+      continue;
+    }
+    if (llvm::Linker::linkModules(*linked, std::move(module)))
+      return std::nullopt;
   }
-  const llvm::json::Object *object = json->getAsObject();
-  std::optional<double> minSeconds, medianSeconds, maxSeconds;
-  std::optional<int64_t> repetitions;
-  if (object) {
-    minSeconds = object->getNumber("min_seconds");
-    medianSeconds = object->getNumber("median_seconds");
-    maxSeconds = object->getNumber("max_seconds");
-    repetitions = object->getInteger("repetitions");
+  std::string ir;
+  llvm::raw_string_ostream os(ir);
+  linked->print(os, nullptr);
+  return ir;
+}
+
+void Measurer::compileGroup(llvm::MutableArrayRef<Lowered> members,
+                            const std::string &groupStem,
+                            std::vector<Compiled> &compiled) const {
+  std::vector<Lowered *> lowered;
+  for (Lowered &member : members) {
+    Compiled &result = compiled[member.index];
+    result.stem = member.stem;
+    result.symbol = "_mlir_ciface_" + functionName + symbolSuffix(member.stem);
+    result.usesOpenMP = member.usesOpenMP;
+    if (!member.error.empty())
+      result.message = member.error;
+    else
+      lowered.push_back(&member);
   }
+  auto compileAlone = [&](Lowered &member) {
+    Compiled &result = compiled[member.index];
+    if (std::optional<std::string> error =
+            runClang(member.ir, member.stem, member.usesOpenMP)) {
+      result.message = std::move(*error);
+      return;
+    }
+    result.library = pathFor(member.stem + ".so");
+    result.ok = true;
+  };
+  if (lowered.size() == 1)
+    return compileAlone(*lowered.front());
+  if (lowered.empty())
+    return;
+  // One module, one clang call for the group; a group that does not link or
+  // compile (one candidate's inline assembly, a clang crash) falls back to
+  // one call per candidate, so that each failure is its own candidate's.
+  std::vector<const std::string *> texts;
+  bool usesOpenMP = false;
+  for (Lowered *member : lowered) {
+    texts.push_back(&member->ir);
+    usesOpenMP |= member->usesOpenMP;
+  }
+  std::optional<std::string> ir = linkIR(texts);
+  if (ir && !runClang(*ir, groupStem, usesOpenMP)) {
+    for (Lowered *member : lowered) {
+      Compiled &result = compiled[member->index];
+      result.library = pathFor(groupStem + ".so");
+      result.ok = true;
+    }
+    return;
+  }
+  for (Lowered *member : lowered)
+    compileAlone(*member);
+}
+
+std::vector<Measurer::Compiled>
+Measurer::compileAll(llvm::ArrayRef<std::string> texts,
+                     llvm::ArrayRef<std::string> stems) const {
+  std::vector<Compiled> compiled(texts.size());
+  if (texts.empty())
+    return compiled;
+  // As many groups as compile jobs: each lowers its share of the candidates
+  // and compiles them with one clang call.
+  unsigned groups = std::min<unsigned>(
+      texts.size(),
+      llvm::hardware_concurrency(options.jobs).compute_thread_count());
+  auto compileShare = [&](unsigned group) {
+    std::vector<Lowered> members;
+    for (size_t i = group; i < texts.size(); i += groups) {
+      members.push_back(lower(texts[i], stems[i]));
+      members.back().index = i;
+    }
+    compileGroup(members, "g" + stems[group], compiled);
+  };
+  if (groups == 1) {
+    compileShare(0);
+    return compiled;
+  }
+  llvm::DefaultThreadPool pool(llvm::hardware_concurrency(groups));
+  for (unsigned group = 0; group < groups; ++group)
+    pool.async([&, group] { compileShare(group); });
+  pool.wait();
+  return compiled;
+}
+
+/// A timing report of the harness as a measurement, or why it is not one.
+static llvm::Expected<Measurement>
+parseReport(const llvm::json::Object &report) {
+  std::optional<double> minSeconds = report.getNumber("min_seconds");
+  std::optional<double> medianSeconds = report.getNumber("median_seconds");
+  std::optional<double> maxSeconds = report.getNumber("max_seconds");
+  std::optional<int64_t> repetitions = report.getInteger("repetitions");
   if (!minSeconds || !medianSeconds || !maxSeconds || !repetitions)
-    return failure(Status::Crashed,
-                   "incomplete harness report '" + outputTail(report, 200) + "'");
+    return llvm::createStringError("incomplete harness report");
   Measurement measurement;
   measurement.minSeconds = *minSeconds;
   measurement.medianSeconds = *medianSeconds;
   measurement.maxSeconds = *maxSeconds;
   measurement.repetitions = unsigned(*repetitions);
-  if (std::optional<double> load = object->getNumber("foreign_load"))
+  if (std::optional<double> load = report.getNumber("foreign_load"))
     measurement.foreignLoad = *load;
-  if (std::optional<double> faults = object->getNumber("page_faults_per_call"))
+  if (std::optional<double> faults = report.getNumber("page_faults_per_call"))
     measurement.pageFaultsPerCall = *faults;
   return measurement;
+}
+
+std::vector<Measurement>
+Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
+                 std::vector<std::string> &outputs) const {
+  size_t count = batch.size();
+  std::vector<Measurement> results(count);
+  std::vector<bool> done(count, false);
+  outputs.assign(count, std::string());
+  // Candidates without OpenMP first: the runtime's worker threads keep
+  // spinning a while after a parallel candidate's last call, and must not
+  // do so while a serial one is timed.
+  std::vector<size_t> pending;
+  for (size_t i = 0; i < count; ++i)
+    if (!batch[i]->usesOpenMP)
+      pending.push_back(i);
+  for (size_t i = 0; i < count; ++i)
+    if (batch[i]->usesOpenMP)
+      pending.push_back(i);
+
+  std::string repetitionsArg =
+      "--repetitions=" + std::to_string(options.repetitions);
+  std::string minTimeArg, timeoutArg, loadArg;
+  llvm::raw_string_ostream(minTimeArg)
+      << "--min-time=" << llvm::format("%.17g", options.minRepetitionSeconds);
+  llvm::raw_string_ostream(timeoutArg)
+      << "--timeout=" << llvm::format("%.17g", options.timeoutSeconds);
+  llvm::raw_string_ostream(loadArg)
+      << "--max-foreign-load=" << llvm::format("%.17g", options.maxForeignLoad);
+  std::string retriesArg =
+      "--retries=" + std::to_string(options.contentionRetries);
+  std::string coreArg = "--core=" + std::to_string(options.pinCore);
+
+  // One harness process for the pending candidates; a candidate that
+  // crashes or hangs ends it, and the ones after it run in a fresh one.
+  while (!pending.empty()) {
+    std::string stem = batch[pending.front()]->stem;
+    std::string listPath = pathFor(stem + ".batch"),
+                stdoutPath = pathFor(stem + ".stdout"),
+                stderrPath = pathFor(stem + ".stderr");
+    std::string list;
+    for (size_t i : pending)
+      list += batch[i]->symbol + "\t" + batch[i]->library + "\t" +
+              pathFor(batch[i]->stem + ".out") + "\n";
+    if (llvm::Error error = writeFile(listPath, list)) {
+      std::string message = llvm::toString(std::move(error));
+      for (size_t i : pending)
+        results[i] = Measurement::failure(Status::Crashed, message);
+      break;
+    }
+    std::string listArg = "--batch=" + listPath;
+    llvm::StringRef args[] = {harness,        listArg,    specPath,
+                              repetitionsArg, minTimeArg, timeoutArg,
+                              loadArg,        retriesArg, coreArg};
+    // The harness enforces each attempt's limit itself; this one only
+    // catches a harness that hangs outside of them.
+    double pauses = 0;
+    for (unsigned round = 0; round < options.contentionRetries; ++round)
+      pauses += 0.5 * double(1u << round);
+    double deadline =
+        options.timeoutSeconds *
+            (1 + double(pending.size()) * (1 + options.contentionRetries)) +
+        pauses + 10;
+    auto harnessStart = std::chrono::steady_clock::now();
+    ProcessResult ran = runProcess(harness, args, stdoutPath, stderrPath,
+                                   deadline, options.memoryLimitMB);
+    measureStats.harnessSeconds += secondsSince(harnessStart);
+    ++measureStats.harnessRuns;
+    std::string errors = outputTail(readOutput(stderrPath));
+
+    // The events: "start" before each attempt, then its report.
+    std::optional<size_t> running;
+    llvm::SmallVector<llvm::StringRef> lines;
+    std::string events = readOutput(stdoutPath);
+    llvm::StringRef(events).split(lines, '\n', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef line : lines) {
+      llvm::Expected<llvm::json::Value> json = llvm::json::parse(line);
+      const llvm::json::Object *event = json ? json->getAsObject() : nullptr;
+      if (!event) {
+        if (!json)
+          llvm::consumeError(json.takeError());
+        continue; // The candidate's own output on stdout.
+      }
+      if (std::optional<double> pause = event->getNumber("pause_seconds")) {
+        measureStats.pauseSeconds += *pause;
+        continue;
+      }
+      std::optional<int64_t> started = event->getInteger("start");
+      std::optional<int64_t> candidate = event->getInteger("candidate");
+      if (started && *started >= 0 && size_t(*started) < pending.size()) {
+        running = pending[*started];
+        continue;
+      }
+      if (!candidate || *candidate < 0 || size_t(*candidate) >= pending.size())
+        continue;
+      size_t index = pending[*candidate];
+      running.reset();
+      if (std::optional<llvm::StringRef> error = event->getString("error")) {
+        results[index] = Measurement::failure(
+            Status::Crashed, ("cannot run the harness: " + *error).str());
+        done[index] = true;
+        continue;
+      }
+      measureStats.inputSeconds +=
+          event->getNumber("input_seconds").value_or(0);
+      measureStats.firstCallSeconds +=
+          event->getNumber("first_call_seconds").value_or(0);
+      measureStats.warmupSeconds +=
+          event->getNumber("warmup_seconds").value_or(0);
+      measureStats.timedSeconds +=
+          event->getNumber("timed_seconds").value_or(0);
+      llvm::Expected<Measurement> measured = parseReport(*event);
+      int64_t attempt = event->getInteger("attempt").value_or(0);
+      if (attempt > 0)
+        ++measureStats.retries;
+      if (!measured) {
+        std::string why = llvm::toString(measured.takeError());
+        if (!done[index])
+          results[index] = Measurement::failure(
+              Status::Crashed, why + " '" + outputTail(line, 200) + "'");
+        done[index] = true;
+        continue;
+      }
+      // A timing taken again counts when it was less disturbed.
+      if (!done[index] || (results[index].ok() &&
+                           measured->foreignLoad < results[index].foreignLoad))
+        results[index] = std::move(*measured);
+      if (!done[index])
+        outputs[index] = readOutput(pathFor(batch[index]->stem + ".out"));
+      done[index] = true;
+    }
+
+    auto failure = [&](Status status, std::string message) {
+      if (!errors.empty())
+        message += "; stderr: " + errors;
+      return Measurement::failure(status, std::move(message));
+    };
+    std::optional<Measurement> ended;
+    switch (ran.kind) {
+    case ProcessResult::Kind::TimedOut:
+      ended = failure(Status::Timeout, formatSeconds("no result within ",
+                                                     options.timeoutSeconds));
+      break;
+    case ProcessResult::Kind::Signaled:
+      ended = failure(Status::Crashed, "killed by signal: " + ran.message);
+      break;
+    case ProcessResult::Kind::FailedToStart:
+      ended =
+          failure(Status::Crashed, "cannot run the harness: " + ran.message);
+      break;
+    case ProcessResult::Kind::Exited:
+      if (ran.exitCode == 124)
+        ended = failure(Status::Timeout, formatSeconds("no result within ",
+                                                       options.timeoutSeconds));
+      else if (ran.exitCode != 0)
+        ended = failure(Status::Crashed, "the harness exited with code " +
+                                             std::to_string(ran.exitCode));
+      else if (running)
+        ended =
+            failure(Status::Crashed, "the harness exited before its report");
+      break;
+    }
+    std::vector<size_t> rest;
+    for (size_t i : pending)
+      if (!done[i])
+        rest.push_back(i);
+    if (ended) {
+      // The candidate that was running when the harness ended is the one
+      // that ended it (one whose retry did keeps its first timing); without
+      // one, the harness failed by itself and every candidate left with it.
+      if (running && !done[*running]) {
+        results[*running] = *ended;
+        done[*running] = true;
+      } else if (!running) {
+        for (size_t i : rest) {
+          results[i] = *ended;
+          done[i] = true;
+        }
+      }
+    } else {
+      for (size_t i : rest) {
+        results[i] =
+            failure(Status::Crashed, "the harness gave no report for it");
+        done[i] = true;
+      }
+    }
+    if (!options.keepFiles)
+      for (const std::string &path : {listPath, stdoutPath, stderrPath})
+        llvm::sys::fs::remove(path);
+    std::vector<size_t> next;
+    for (size_t i : pending)
+      if (!done[i])
+        next.push_back(i);
+    pending = std::move(next);
+  }
+  if (!options.keepFiles)
+    for (const Compiled *candidate : batch)
+      llvm::sys::fs::remove(pathFor(candidate->stem + ".out"));
+  return results;
+}
+
+/// Removes the files of `stems` (and of their groups) from `workDir`.
+void Measurer::removeFiles(llvm::ArrayRef<std::string> stems) const {
+  if (options.keepFiles)
+    return;
+  for (const std::string &stem : stems)
+    for (llvm::StringRef prefix : {"", "g"})
+      for (llvm::StringRef suffix : {".ll", ".so", ".clang.txt"})
+        llvm::sys::fs::remove(pathFor((prefix + stem + suffix).str()));
 }
 
 Measurement Measurer::measure(ModuleOp candidate) {
@@ -686,37 +986,39 @@ Measurer::measureAll(llvm::ArrayRef<ModuleOp> candidates) {
     texts.push_back(serialize(candidate));
     stems.push_back(newStem());
   }
+  std::vector<Compiled> compiled = compileAll(texts, stems);
 
-  std::vector<Compiled> compiled(candidates.size());
-  {
-    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(options.jobs));
-    for (size_t i = 0; i < candidates.size(); ++i)
-      pool.async([&, i] { compiled[i] = compile(texts[i], stems[i]); });
-    pool.wait();
-  }
+  std::vector<const Compiled *> runnable;
+  for (const Compiled &candidate : compiled)
+    if (candidate.ok)
+      runnable.push_back(&candidate);
+  std::vector<std::string> outputs;
+  std::vector<Measurement> ran = runAll(runnable, outputs);
 
   std::vector<Measurement> results;
+  size_t next = 0;
   for (const Compiled &candidate : compiled) {
-    Measurement measurement;
     if (!candidate.ok) {
-      measurement =
-          Measurement::failure(Status::CompileFailed, candidate.message);
-    } else {
-      std::string outputs;
-      measurement = run(candidate, outputs);
-      if (measurement.ok()) {
-        if (std::optional<std::string> mismatch = compareOutputs(
-                harnessSpec, baselineOutputs, outputs, reduction))
-          measurement = Measurement::failure(Status::WrongResult, *mismatch);
-        else if (measurement.medianSeconds > 0)
-          measurement.speedup =
-              baselineMeasurement.medianSeconds / measurement.medianSeconds;
-      }
+      results.push_back(
+          Measurement::failure(Status::CompileFailed, candidate.message));
+      continue;
     }
-    if (!options.keepFiles)
-      for (const std::string &file : candidate.files)
-        llvm::sys::fs::remove(file);
+    Measurement measurement = std::move(ran[next]);
+    const std::string &candidateOutputs = outputs[next];
+    ++next;
+    if (measurement.ok()) {
+      auto verifyStart = std::chrono::steady_clock::now();
+      std::optional<std::string> mismatch = compareOutputs(
+          harnessSpec, baselineOutputs, candidateOutputs, reduction);
+      measureStats.verifySeconds += secondsSince(verifyStart);
+      if (mismatch)
+        measurement = Measurement::failure(Status::WrongResult, *mismatch);
+      else if (measurement.medianSeconds > 0)
+        measurement.speedup =
+            baselineMeasurement.medianSeconds / measurement.medianSeconds;
+    }
     results.push_back(std::move(measurement));
   }
+  removeFiles(stems);
   return results;
 }

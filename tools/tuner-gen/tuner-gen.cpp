@@ -13,6 +13,8 @@
 // applies each to a copy of the program, measures the baseline and every
 // candidate against it (failures included), and appends program and sample
 // records to DIR/programs-sK-of-N.jsonl and DIR/samples-sK-of-N.jsonl.
+// A program's configs are measured as one batch: one clang call per
+// compile job, one harness process (see Measurer::measureAll).
 //
 // Rerunning the same command resumes: (program, config) pairs already in
 // the shard's files are not measured again. Shards write disjoint files, so
@@ -44,6 +46,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
@@ -221,10 +224,7 @@ public:
       : context(context), registry(registry),
         generatorOptions(generatorOptions), measureOptions(measureOptions),
         shardIndex(shardIndex), shardCount(shardCount), flavour(flavour),
-        host(Target::host()), fingerprint(host.fingerprint()) {
-    batchSize =
-        llvm::hardware_concurrency(measureOptions.jobs).compute_thread_count();
-  }
+        host(Target::host()), fingerprint(host.fingerprint()) {}
 
   /// Reads what the shard's files already hold.
   llvm::Error resume(llvm::StringRef folder, llvm::StringRef suffix);
@@ -260,7 +260,6 @@ private:
   std::optional<gen::Flavour> flavour;
   Target host;
   std::string fingerprint;
-  unsigned batchSize = 1;
 
   /// From earlier runs: recorded programs (id -> IR) and measured configs.
   std::map<std::string, std::string> recordedPrograms;
@@ -273,6 +272,12 @@ private:
   unsigned programsMeasured = 0, programsComplete = 0, programsSkipped = 0;
   unsigned samplesBefore = 0, samplesWritten = 0;
   std::map<std::string, unsigned> statusCounts;
+  // Where the time went, for the summary: preparing programs (generate,
+  // parse, analyze, build and sample the space), measuring baselines
+  // (Measurer::create), applying schedules, and the measurers' own
+  // breakdown.
+  double prepareSeconds = 0, baselineSeconds = 0, applySeconds = 0;
+  MeasureStats measureStats;
 };
 
 /// Measures configs of a generated program as the autotune pass does, but
@@ -282,9 +287,10 @@ class GeneratedProgramEvaluator : public MeasuringEvaluator {
 public:
   GeneratedProgramEvaluator(ModuleOp module, const DialectRegistry &registry,
                             llvm::StringRef program, const ProgramTree &tree,
-                            const Space &space, Measurer &measurer)
+                            const Space &space, Measurer &measurer,
+                            double &applySeconds)
       : MeasuringEvaluator(module, tree, space, measurer), registry(registry),
-        program(program) {}
+        program(program), applySeconds(applySeconds) {}
 
   std::vector<Observation> evaluate(llvm::ArrayRef<Config> configs) override {
     std::vector<Observation> observations =
@@ -299,6 +305,12 @@ protected:
   /// candidate (applyTransformScript recovers), not a failed run.
   OwningOpRef<ModuleOp> apply(llvm::StringRef script,
                               std::string &message) override {
+    auto start = std::chrono::steady_clock::now();
+    llvm::scope_exit addTime([&] {
+      applySeconds += std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - start)
+                          .count();
+    });
     contexts.push_back(std::make_unique<MLIRContext>(
         registry, MLIRContext::Threading::DISABLED));
     DiagnosticCapture capture(*contexts.back());
@@ -318,6 +330,7 @@ protected:
 private:
   const DialectRegistry &registry;
   llvm::StringRef program;
+  double &applySeconds;
   std::vector<std::unique_ptr<MLIRContext>> contexts;
 };
 
@@ -402,6 +415,12 @@ llvm::Error Generation::runProgram(unsigned index, DatasetWriter &writer,
                                    llvm::StringRef progress) {
   std::string id = programId(index);
   uint64_t programSeed = gen::mixSeed(seed, index);
+  auto prepareStart = std::chrono::steady_clock::now();
+  auto secondsSince = [](std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  };
   auto skip = [&](const llvm::Twine &why) {
     warn("skipping program " + id + ": " + why);
     ++programsSkipped;
@@ -487,9 +506,11 @@ llvm::Error Generation::runProgram(unsigned index, DatasetWriter &writer,
   }
   llvm::errs() << "\n";
 
+  prepareSeconds += secondsSince(prepareStart);
   auto start = std::chrono::steady_clock::now();
   llvm::Expected<std::unique_ptr<Measurer>> measurer = Measurer::create(
       **module, program->spec.functionName, host, measureOptions);
+  baselineSeconds += secondsSince(start);
   if (!measurer)
     return skip("its baseline cannot be measured: " +
                 llvm::toString(measurer.takeError()));
@@ -520,7 +541,8 @@ llvm::Error Generation::runProgram(unsigned index, DatasetWriter &writer,
   // The program's configs run through the tuning core: the chosen configs
   // in order, evaluated in batches, every outcome written to the dataset.
   GeneratedProgramEvaluator evaluator(**module, registry, program->mlir,
-                                      *tree, *space, **measurer);
+                                      *tree, *space, **measurer,
+                                      applySeconds);
   DatasetRecorder recorder(*this, writer, id, *space);
   std::unique_ptr<Strategy> configsInOrder = createListSearch(todo);
   std::optional<DatabaseRecorder> databaseRecorder;
@@ -537,10 +559,13 @@ llvm::Error Generation::runProgram(unsigned index, DatasetWriter &writer,
   }
   SessionOptions sessionOptions;
   sessionOptions.budget.evaluations = todo.size();
-  sessionOptions.batch = batchSize;
+  // One batch per program: the Measurer compiles it with one clang call per
+  // job and runs it in one harness process, with the inputs made once.
+  sessionOptions.batch = std::max<size_t>(1, todo.size());
   sessionOptions.recorder = &recorder;
   TuningSession session(*configsInOrder, evaluator, std::move(sessionOptions));
   session.run();
+  measureStats += (*measurer)->stats();
   if (!recorder.getError().empty())
     return llvm::createStringError(recorder.getError());
   if (databaseRecorder && !databaseRecorder->getError().empty())
@@ -582,8 +607,22 @@ void Generation::printSummary(double seconds) const {
       samplesWritten, parts.empty() ? "none" : llvm::join(parts, ", "),
       failures, samplesBefore);
   llvm::outs() << llvm::formatv(
-      "tuner-gen: wall time {0:F1} s, {1:F2} samples/s\n", seconds,
-      seconds > 0 ? samplesWritten / seconds : 0.0);
+      "tuner-gen: wall time {0:F1} s, {1:F2} samples/s ({2:F0} per hour)\n",
+      seconds, seconds > 0 ? samplesWritten / seconds : 0.0,
+      seconds > 0 ? samplesWritten * 3600 / seconds : 0.0);
+  const MeasureStats &m = measureStats;
+  llvm::outs() << llvm::formatv(
+      "tuner-gen: time: programs and spaces {0:F1} s, baselines {1:F1} s, "
+      "applying schedules {2:F1} s; lowering {3:F1} s and clang {4:F1} s "
+      "({5} calls; summed over parallel threads); {6} harness runs {7:F1} "
+      "s (inputs and start-up {8:F1} s, verification calls {9:F1} s, "
+      "warm-up {10:F1} s, timed repetitions {11:F1} s); {12} retries for "
+      "foreign load after {13:F1} s of pauses; comparing outputs {14:F1} "
+      "s\n",
+      prepareSeconds, baselineSeconds, applySeconds, m.lowerSeconds,
+      m.clangSeconds, m.clangCalls, m.harnessRuns, m.harnessSeconds,
+      m.inputSeconds, m.firstCallSeconds, m.warmupSeconds, m.timedSeconds,
+      m.retries, m.pauseSeconds, m.verifySeconds);
 }
 
 } // namespace

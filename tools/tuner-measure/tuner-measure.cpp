@@ -75,6 +75,11 @@ static cl::opt<std::string> targetSpec("target",
 static cl::opt<bool> keepFiles("keep-files",
                                cl::desc("Keep the work directory"),
                                cl::init(false), cl::cat(category));
+static cl::opt<std::string> workDirectory(
+    "work-directory",
+    cl::desc("Create the work directory (shared objects, IR, outputs) in "
+             "this folder (default: the system's temporary folder)"),
+    cl::value_desc("dir"), cl::init(""), cl::cat(category));
 static cl::opt<bool> json("json", cl::desc("Print JSON"), cl::init(false),
                           cl::cat(category));
 
@@ -164,6 +169,7 @@ int main(int argc, char **argv) {
   options.pinCore = core;
   options.seed = seed;
   options.keepFiles = keepFiles;
+  options.workDirectory = workDirectory;
 
   llvm::Expected<std::unique_ptr<Measurer>> measurer =
       Measurer::create(*modules.front(), functionName, *target, options);

@@ -13,7 +13,12 @@
 //
 // Lowering runs in-process in a private MLIRContext per candidate (a crash in
 // a pass is caught and reported as compile_failed); the native compiler and
-// the harness run in child processes with time (and memory) limits.
+// the harness run in child processes with time (and memory) limits. A batch
+// (measureAll) is compiled with one clang call per compile job, into shared
+// objects holding several candidates under distinct symbol names, and run
+// in one harness process (a fresh one for the rest after a candidate that
+// crashes or hangs): the results and failure classes are each candidate's
+// own, as if it had been measured alone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +34,8 @@
 #include "mlir/IR/DialectRegistry.h"
 
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,7 +58,9 @@ struct MeasureOptions {
   double compileTimeoutSeconds = 300;
   /// Data-segment limit of the harness in MiB (0: none).
   unsigned memoryLimitMB = 8192;
-  /// Candidates compiled at once by measureAll (0: one per hardware thread).
+  /// Compile jobs of measureAll (0: one per hardware thread): its candidates
+  /// are shared among this many threads, each lowering its share and
+  /// compiling it with one clang call.
   unsigned jobs = 0;
   CpuLoweringOptions lowering;
   /// Pin the harness to this core (-1: no pinning; pinning also confines
@@ -77,6 +86,31 @@ struct MeasureOptions {
   /// The harness (empty: tuner-run next to the running executable, then on
   /// PATH).
   std::string harnessPath;
+};
+
+/// Where a Measurer's time went, summed over its candidates (the baseline
+/// included). Compile times are summed over the threads that compile in
+/// parallel; the harness's own phases come from its reports.
+struct MeasureStats {
+  /// In-process lowering to LLVM IR (parse, pass pipeline, translation).
+  double lowerSeconds = 0;
+  /// The native compiler (clang -O3 and its link), wall time per call.
+  double clangSeconds = 0;
+  unsigned clangCalls = 0;
+  /// Harness processes, wall time from start to exit.
+  double harnessSeconds = 0;
+  unsigned harnessRuns = 0;
+  /// Inside the harness: start-up and input generation, the verification
+  /// call, the warm-up (calibration), the timed repetitions.
+  double inputSeconds = 0, firstCallSeconds = 0, warmupSeconds = 0,
+         timedSeconds = 0;
+  /// Timings taken again because of foreign load, and the pauses before.
+  unsigned retries = 0;
+  double pauseSeconds = 0;
+  /// Comparing outputs with the baseline's.
+  double verifySeconds = 0;
+
+  MeasureStats &operator+=(const MeasureStats &other);
 };
 
 /// The harness a Measurer with `options` runs: options.harnessPath, else
@@ -107,8 +141,12 @@ public:
   /// same signature (top-level transform-dialect ops, e.g. a schedule left
   /// in the file, are ignored). Never fails: problems are statuses.
   Measurement measure(mlir::ModuleOp candidate);
-  /// Compiles all candidates in parallel (`jobs` at a time), then runs them
-  /// one after the other so that no compilation disturbs a timing.
+  /// Compiles all candidates (`jobs` threads, one shared object and one
+  /// clang call per thread), then runs them one after the other in one
+  /// harness process (inputs generated once), so that no compilation
+  /// disturbs a timing. A candidate that crashes or hangs is classified as
+  /// such and the others still run; results are as if each candidate had
+  /// been measured alone.
   std::vector<Measurement>
   measureAll(llvm::ArrayRef<mlir::ModuleOp> candidates);
 
@@ -116,24 +154,46 @@ public:
   /// The reduction length the float tolerance is computed for.
   int64_t reductionLength() const { return reduction; }
   llvm::StringRef workDirectory() const { return workDir; }
+  /// Where this measurer's time went so far.
+  const MeasureStats &stats() const { return measureStats; }
 
 private:
   struct Compiled;
+  struct Lowered;
   Measurer() = default;
   llvm::Error initialize(mlir::ModuleOp original, llvm::StringRef function,
                          const Target &target);
   /// The text of `candidate` without top-level transform ops.
   std::string serialize(mlir::ModuleOp candidate) const;
-  /// Lowers, translates and compiles one serialized module into a shared
-  /// object named after `stem`. Thread-safe.
-  Compiled compile(const std::string &moduleText,
-                   const std::string &stem) const;
-  /// Runs the harness on a compiled candidate, again when other processes
-  /// disturbed the timing (see MeasureOptions::maxForeignLoad); fills
-  /// `outputs` on success.
-  Measurement run(const Compiled &compiled, std::string &outputs) const;
-  /// One harness run.
-  Measurement runOnce(const Compiled &compiled, std::string &outputs) const;
+  /// Lowers serialized modules to LLVM IR and compiles them into shared
+  /// objects: the candidates are shared among `jobs` groups, each lowered
+  /// and compiled by one thread with one clang call (or, when that fails,
+  /// one call per candidate, so that a failure is its own candidate's).
+  std::vector<Compiled> compileAll(llvm::ArrayRef<std::string> texts,
+                                   llvm::ArrayRef<std::string> stems) const;
+  /// Lowers one serialized module to LLVM IR, its exported symbols renamed
+  /// after `stem`. Thread-safe.
+  Lowered lower(const std::string &moduleText, const std::string &stem) const;
+  /// Compiles lowered candidates into one shared object named after
+  /// `groupStem`, filling their entries of `compiled`.
+  void compileGroup(llvm::MutableArrayRef<Lowered> members,
+                    const std::string &groupStem,
+                    std::vector<Compiled> &compiled) const;
+  /// Runs clang on `ir` into <stem>.so; the error message when it fails.
+  std::optional<std::string> runClang(const std::string &ir,
+                                      const std::string &stem,
+                                      bool usesOpenMP) const;
+  /// Runs compiled candidates in harness processes (one for all of them; a
+  /// fresh one for the rest after a candidate that crashed or hung), each
+  /// timed again when other processes disturbed its timing (see
+  /// MeasureOptions::maxForeignLoad); fills `outputs` for the successful
+  /// ones.
+  std::vector<Measurement> runAll(llvm::ArrayRef<const Compiled *> batch,
+                                  std::vector<std::string> &outputs) const;
+  /// `name` in the work directory.
+  std::string pathFor(llvm::StringRef name) const;
+  /// Removes the files of candidates `stems` unless keepFiles.
+  void removeFiles(llvm::ArrayRef<std::string> stems) const;
   std::string newStem();
 
   MeasureOptions options;
@@ -148,6 +208,9 @@ private:
   std::string baselineOutputs;
   Measurement baselineMeasurement;
   unsigned nextCandidate = 0;
+  mutable MeasureStats measureStats;
+  /// Guards measureStats while candidates compile in parallel.
+  mutable std::mutex statsMutex;
 };
 
 /// The harness spec for `function`: one buffer per argument (compared if it
