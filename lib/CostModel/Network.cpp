@@ -14,9 +14,11 @@
 
 #include "Network.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
+#include <cstring>
 
 using namespace tuner;
 
@@ -28,6 +30,27 @@ constexpr double kMaxLogit = 30;
 /// A double in [0, 1) from 53 random bits (the same on every platform).
 double uniform01(std::mt19937_64 &rng) {
   return double(rng() >> 11) * 0x1.0p-53;
+}
+
+/// Per feature of the layout: whether it is numeric (transformed by a signed
+/// log) rather than boolean.
+const std::vector<bool> &numericFeatures() {
+  static const std::vector<bool> numeric = [] {
+    std::vector<bool> result;
+    for (const FeatureInfo &feature : featureList())
+      result.push_back(feature.kind == FeatureKind::Numeric);
+    return result;
+  }();
+  return numeric;
+}
+
+/// What the network reads of raw feature `index` of value `x`: packInputs'
+/// transformation.
+template <typename T> T transformed(unsigned index, float x) {
+  if (x == 0 || !numericFeatures()[index])
+    return T(x);
+  T magnitude = std::log1p(std::fabs(T(x)));
+  return x < 0 ? -magnitude : magnitude;
 }
 
 template <typename Derived>
@@ -182,12 +205,7 @@ template <typename T>
 typename Network<T>::Matrix
 Network<T>::packInputs(llvm::ArrayRef<const ProgramFeatures *> schedules) {
   constexpr unsigned f = features::kNumFeatures;
-  static const std::vector<bool> numeric = [] {
-    std::vector<bool> result;
-    for (const FeatureInfo &feature : featureList())
-      result.push_back(feature.kind == FeatureKind::Numeric);
-    return result;
-  }();
+  const std::vector<bool> &numeric = numericFeatures();
   size_t batch = schedules.size();
   size_t computations = batch ? schedules.front()->tree.numComputations : 0;
   Matrix inputs = Matrix::Zero(f, computations * batch);
@@ -548,6 +566,224 @@ void Network<T>::backwardLogits(const FeatureTree &tree, const Tape &tape,
       computationLSTM.inputWeight.transpose() * projectionGrads;
   backwardMLP(computation, tape.computation, std::move(dEmbeddings),
               /*inputGrad=*/false);
+}
+
+//===----------------------------------------------------------------------===//
+// Inference on distinct subtrees
+//===----------------------------------------------------------------------===//
+
+InferenceBatch::InferenceBatch(const ProgramFeatures &reference,
+                               llvm::ArrayRef<const ProgramFeatures *> schedules)
+    : tree(&schedules.front()->tree) {
+  constexpr unsigned f = features::kNumFeatures;
+  constexpr unsigned chunk = 16;
+  size_t samples = schedules.size();
+  unsigned computations = tree->numComputations;
+
+  // Every computation vector of every schedule as a key: its computation,
+  // then (index, raw bits) where it differs from the reference's.
+  std::vector<uint32_t> keys;
+  keys.reserve(samples * computations * 32);
+  std::vector<size_t> keyStart;
+  keyStart.reserve(samples * computations + 1);
+  for (const ProgramFeatures *schedule : schedules)
+    for (unsigned c = 0; c < computations; ++c) {
+      keyStart.push_back(keys.size());
+      keys.push_back(c);
+      const float *x = schedule->values.data() + size_t(c) * f;
+      const float *r = reference.values.data() + size_t(c) * f;
+      auto scan = [&](unsigned begin, unsigned end) {
+        for (unsigned i = begin; i < end; ++i)
+          if (llvm::bit_cast<uint32_t>(x[i]) != llvm::bit_cast<uint32_t>(r[i])) {
+            keys.push_back(i);
+            keys.push_back(llvm::bit_cast<uint32_t>(x[i]));
+          }
+      };
+      // Most of a vector equals the reference's: compare chunks of bits
+      // (vectorized) and look into the chunks that differ.
+      unsigned i = 0;
+      for (; i + chunk <= f; i += chunk) {
+        uint32_t xs[chunk], rs[chunk], differs = 0;
+        std::memcpy(xs, x + i, sizeof(xs));
+        std::memcpy(rs, r + i, sizeof(rs));
+        for (unsigned k = 0; k < chunk; ++k)
+          differs |= xs[k] ^ rs[k];
+        if (differs)
+          scan(i, i + chunk);
+      }
+      scan(i, f);
+    }
+  keyStart.push_back(keys.size());
+  auto keyOf = [&](size_t column) {
+    return llvm::ArrayRef<uint32_t>(keys.data() + keyStart[column],
+                                    keys.data() + keyStart[column + 1]);
+  };
+
+  // The distinct computation vectors, with their transformed differences.
+  std::vector<unsigned> columnOf(samples * computations);
+  llvm::DenseMap<llvm::ArrayRef<uint32_t>, unsigned> columns;
+  columnStart.push_back(0);
+  for (size_t j = 0; j < columnOf.size(); ++j) {
+    llvm::ArrayRef<uint32_t> key = keyOf(j);
+    auto [it, inserted] =
+        columns.try_emplace(key, unsigned(columnComputation.size()));
+    columnOf[j] = it->second;
+    if (!inserted)
+      continue;
+    unsigned c = key.front();
+    const float *r = reference.values.data() + size_t(c) * f;
+    columnComputation.push_back(c);
+    for (size_t k = 1; k + 1 < key.size(); k += 2) {
+      unsigned index = key[k];
+      float x = llvm::bit_cast<float>(key[k + 1]);
+      diffIndex.push_back(index);
+      diffValue.push_back(float(transformed<double>(index, x) -
+                                transformed<double>(index, r[index])));
+    }
+    columnStart.push_back(uint32_t(diffIndex.size()));
+  }
+
+  // The distinct subtrees, children first.
+  nodes.resize(tree->nodes.size());
+  std::vector<std::vector<unsigned>> subtreeOf(tree->nodes.size());
+  std::vector<unsigned> nodeKeys;
+  for (auto [n, treeNode] : llvm::enumerate(tree->nodes)) {
+    Node &node = nodes[n];
+    size_t k = treeNode.computations.size(), l = treeNode.loops.size();
+    size_t width = k + l;
+    subtreeOf[n].resize(samples);
+    nodeKeys.resize(samples * width);
+    for (size_t b = 0; b < samples; ++b) {
+      unsigned *key = nodeKeys.data() + b * width;
+      for (size_t t = 0; t < k; ++t)
+        key[t] = columnOf[b * computations + treeNode.computations[t]];
+      for (size_t t = 0; t < l; ++t)
+        key[k + t] = subtreeOf[treeNode.loops[t]][b];
+    }
+    if (width == 0) { // Nothing below: one subtree.
+      node.count = 1;
+      continue;
+    }
+    llvm::DenseMap<llvm::ArrayRef<unsigned>, unsigned> distinct;
+    for (size_t b = 0; b < samples; ++b) {
+      llvm::ArrayRef<unsigned> key(nodeKeys.data() + b * width, width);
+      auto [it, inserted] = distinct.try_emplace(key, node.count);
+      subtreeOf[n][b] = it->second;
+      if (!inserted)
+        continue;
+      ++node.count;
+      node.computations.insert(node.computations.end(), key.begin(),
+                               key.begin() + k);
+      node.children.insert(node.children.end(), key.begin() + k, key.end());
+    }
+  }
+  sampleRoot = std::move(subtreeOf.back());
+}
+
+template <typename T>
+typename Network<T>::Matrix
+Network<T>::referencePreActivations(const ProgramFeatures &reference) const {
+  return sparseFirstLayer(packInputs({&reference}));
+}
+
+namespace {
+/// The state of one LSTM over a set of sequences (one per column), and its
+/// steps without tape: no product with the zero initial state.
+template <typename Matrix> struct LSTMState {
+  Matrix h, c;
+  bool empty = true;
+};
+
+template <typename Matrix, typename Gates>
+void inferStep(const Matrix &hiddenWeight, Eigen::Index e, Gates &gates,
+               LSTMState<Matrix> &state) {
+  using T = typename Matrix::Scalar;
+  auto sigmoidOf = [](auto rows) {
+    return ((-rows.array()).exp() + T(1)).inverse();
+  };
+  if (state.empty) {
+    state.c = (sigmoidOf(gates.topRows(e)) *
+               gates.middleRows(2 * e, e).array().tanh())
+                  .matrix();
+  } else {
+    gates.noalias() += hiddenWeight * state.h;
+    state.c = (sigmoidOf(gates.topRows(e)) *
+                   gates.middleRows(2 * e, e).array().tanh() +
+               sigmoidOf(gates.middleRows(e, e)) * state.c.array())
+                  .matrix();
+  }
+  state.h = (sigmoidOf(gates.bottomRows(e)) * state.c.array().tanh()).matrix();
+  state.empty = false;
+}
+} // namespace
+
+template <typename T>
+typename Network<T>::Matrix
+Network<T>::inferLogits(const InferenceBatch &batch,
+                        const Matrix &referencePre) const {
+  Eigen::Index e = shape.embedding;
+  const FeatureTree &tree = batch.getTree();
+
+  // The distinct computation vectors' first layer: the reference's
+  // pre-activation plus the columns of the differences.
+  size_t columns = batch.columnComputation.size();
+  Matrix first(sparseInput.weight.rows(), Eigen::Index(columns));
+  for (size_t u = 0; u < columns; ++u) {
+    auto column = first.col(Eigen::Index(u));
+    column = referencePre.col(batch.columnComputation[u]);
+    for (uint32_t k = batch.columnStart[u]; k < batch.columnStart[u + 1]; ++k)
+      column.noalias() +=
+          T(batch.diffValue[k]) * sparseInput.weight.col(batch.diffIndex[k]);
+  }
+  Matrix embeddings = forwardMLP(computation, Matrix(), nullptr, nullptr,
+                                 &first);
+  Matrix projections = computationLSTM.inputWeight * embeddings;
+  projections.colwise() += computationLSTM.bias.col(0);
+
+  // Per node, its distinct subtrees' embeddings projected by the loop
+  // LSTM's input weights (what its parent reads).
+  std::vector<Matrix> loopProjections(tree.nodes.size());
+  Matrix gates, mergePre, nodeEmbeddings;
+  for (auto [n, treeNode] : llvm::enumerate(tree.nodes)) {
+    const InferenceBatch::Node &node = batch.nodes[n];
+    Eigen::Index count = node.count;
+    size_t k = treeNode.computations.size(), l = treeNode.loops.size();
+    const Dense &mergeFirst = merge.layers.front();
+    mergePre = mergeFirst.bias.replicate(1, count);
+    LSTMState<Matrix> state;
+    for (size_t t = 0; t < k; ++t) {
+      gates.resize(4 * e, count);
+      for (Eigen::Index s = 0; s < count; ++s)
+        gates.col(s) = projections.col(node.computations[s * k + t]);
+      inferStep(computationLSTM.hiddenWeight, e, gates, state);
+    }
+    if (k)
+      mergePre.noalias() += mergeFirst.weight.leftCols(e) * state.h;
+    state = LSTMState<Matrix>();
+    for (size_t t = 0; t < l; ++t) {
+      const Matrix &childProjections = loopProjections[treeNode.loops[t]];
+      gates.resize(4 * e, count);
+      for (Eigen::Index s = 0; s < count; ++s)
+        gates.col(s) = childProjections.col(node.children[s * l + t]);
+      inferStep(loopLSTM.hiddenWeight, e, gates, state);
+    }
+    if (l)
+      mergePre.noalias() += mergeFirst.weight.rightCols(e) * state.h;
+    for (int child : treeNode.loops)
+      loopProjections[child] = Matrix(); // Read by this node only.
+    nodeEmbeddings = forwardMLP(merge, Matrix(), nullptr, nullptr, &mergePre);
+    if (n + 1 < tree.nodes.size()) {
+      loopProjections[n] = loopLSTM.inputWeight * nodeEmbeddings;
+      loopProjections[n].colwise() += loopLSTM.bias.col(0);
+    }
+  }
+
+  Matrix distinctLogits =
+      forwardMLP(regression, nodeEmbeddings, nullptr, nullptr);
+  Matrix logits(1, Eigen::Index(batch.size()));
+  for (size_t b = 0; b < batch.size(); ++b)
+    logits(0, Eigen::Index(b)) = distinctLogits(0, batch.sampleRoot[b]);
+  return logits;
 }
 
 template <typename T>

@@ -28,6 +28,49 @@
 
 namespace tuner {
 
+/// A batch of schedules of one program that share one tree shape, prepared
+/// for Network<float>::inferLogits once for every network of an ensemble:
+/// the computation vectors as sparse differences from those of the
+/// program's reference schedule (most entries of a computation vector do
+/// not depend on the schedule), each distinct one once, and per tree node
+/// the distinct subtrees below it (schedules that differ only in one nest
+/// share the subtrees of the others), so that a network computes every
+/// distinct computation embedding and loop embedding once.
+class InferenceBatch {
+public:
+  /// `schedules` (at least one) must share one tree shape; `reference` is a
+  /// schedule of the same program (any tree shape).
+  InferenceBatch(const ProgramFeatures &reference,
+                 llvm::ArrayRef<const ProgramFeatures *> schedules);
+
+  const FeatureTree &getTree() const { return *tree; }
+  size_t size() const { return sampleRoot.size(); }
+
+  /// Distinct computation vectors: the computation each belongs to, and the
+  /// entries where its transformed vector differs from the reference's
+  /// (index, transformed value minus the reference's), entries
+  /// [columnStart[u], columnStart[u + 1]) of diffIndex / diffValue.
+  std::vector<unsigned> columnComputation;
+  std::vector<uint32_t> columnStart;
+  std::vector<uint32_t> diffIndex;
+  std::vector<float> diffValue;
+
+  /// The distinct subtrees below one tree node: `count` of them, subtree s
+  /// made of the distinct computation vectors computations[s * k + t] (k:
+  /// the node's computations) and the distinct subtrees
+  /// children[s * l + t] of its child loops (l: the node's loops).
+  struct Node {
+    unsigned count = 0;
+    std::vector<unsigned> computations, children;
+  };
+  std::vector<Node> nodes;
+  /// Per schedule, its distinct subtree of the root.
+  std::vector<unsigned> sampleRoot;
+
+private:
+  const FeatureTree *tree;
+};
+
 template <typename T> class Network {
 public:
   using Matrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
@@ -174,6 +217,21 @@ public:
   /// last change; initialize and setInputNormalization undo it.
   void prepareInference();
   static constexpr double kMinInputScale = 0.1;
+  /// Whether prepareInference ran since the weights last changed.
+  bool isPreparedForInference() const { return sparseInput.weight.size(); }
+
+  /// The first layer's pre-activations of the computation vectors of
+  /// `reference` (one column per computation), for inferLogits. Requires
+  /// prepareInference.
+  Matrix referencePreActivations(const ProgramFeatures &reference) const;
+  /// The regression's raw outputs (1 x batch.size()) for `batch`, whose
+  /// reference's first-layer pre-activations are `referencePre`: what
+  /// forwardLogits computes for the same schedules, up to float rounding,
+  /// computing every distinct subtree once and no product with a zero
+  /// operand (empty LSTM states, absent halves of the merge input).
+  /// Requires prepareInference.
+  Matrix inferLogits(const InferenceBatch &batch,
+                     const Matrix &referencePre) const;
 
   /// Copies every parameter of `other` (same shape) converted to T.
   template <typename U> void copyParameters(Network<U> &other) {
