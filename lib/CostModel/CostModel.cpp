@@ -773,6 +773,7 @@ CostModel::predict(const ProgramFeatures &reference,
     return n.isPreparedForInference();
   });
   std::vector<Network<float>::Matrix> referencePre;
+  Network<float>::Workspace workspace;
   if (prepared && !schedules.empty())
     for (const Network<float> &network : impl->networks)
       referencePre.push_back(network.referencePreActivations(reference));
@@ -786,7 +787,8 @@ CostModel::predict(const ProgramFeatures &reference,
       inputs = Network<float>::packInputs(batch);
     for (auto [i, network] : llvm::enumerate(impl->networks)) {
       Network<float>::Matrix logits =
-          prepared ? network.inferLogits(*distinct, referencePre[i])
+          prepared ? network.inferLogits(*distinct, referencePre[i],
+                                               workspace)
                    : network.forwardLogits(batch.front()->tree, inputs,
                                            batch.size());
       Network<float>::Matrix predictions =

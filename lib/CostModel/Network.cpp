@@ -687,103 +687,142 @@ Network<T>::referencePreActivations(const ProgramFeatures &reference) const {
 }
 
 namespace {
-/// The state of one LSTM over a set of sequences (one per column), and its
-/// steps without tape: no product with the zero initial state.
-template <typename Matrix> struct LSTMState {
-  Matrix h, c;
-  bool empty = true;
+/// Buffers of inferLogits: slots 0 and 1 alternate as the input and output
+/// of an MLP's layers; the others have one role each.
+enum Slot : size_t {
+  kPingPong = 0,
+  kProjections = 2,
+  kGates,
+  kHidden,
+  kCell,
+  kFirstNodeSlot
 };
-
-template <typename Matrix, typename Gates>
-void inferStep(const Matrix &hiddenWeight, Eigen::Index e, Gates &gates,
-               LSTMState<Matrix> &state) {
-  using T = typename Matrix::Scalar;
-  auto sigmoidOf = [](auto rows) {
-    return ((-rows.array()).exp() + T(1)).inverse();
-  };
-  if (state.empty) {
-    state.c = (sigmoidOf(gates.topRows(e)) *
-               gates.middleRows(2 * e, e).array().tanh())
-                  .matrix();
-  } else {
-    gates.noalias() += hiddenWeight * state.h;
-    state.c = (sigmoidOf(gates.topRows(e)) *
-                   gates.middleRows(2 * e, e).array().tanh() +
-               sigmoidOf(gates.middleRows(e, e)) * state.c.array())
-                  .matrix();
-  }
-  state.h = (sigmoidOf(gates.bottomRows(e)) * state.c.array().tanh()).matrix();
-  state.empty = false;
-}
 } // namespace
 
 template <typename T>
+typename Network<T>::MatrixMap
+Network<T>::Workspace::get(size_t slot, Eigen::Index rows, Eigen::Index cols) {
+  if (buffers.size() <= slot)
+    buffers.resize(slot + 1); // Moves the vectors, not their elements.
+  std::vector<T> &buffer = buffers[slot];
+  if (buffer.size() < size_t(rows * cols))
+    buffer.resize(size_t(rows * cols));
+  return MatrixMap(buffer.data(), rows, cols);
+}
+
+template <typename T>
+typename Network<T>::MatrixMap
+Network<T>::inferMLP(const MLP &mlp, Workspace &ws, size_t &slot,
+                     Eigen::Index cols, bool firstGiven) const {
+  MatrixMap a = ws.get(slot, mlp.layers.front().weight.rows(), cols);
+  for (auto [l, layer] : llvm::enumerate(mlp.layers)) {
+    if (l > 0 || !firstGiven) {
+      MatrixMap in = ws.get(slot, layer.weight.cols(), cols);
+      slot ^= 1;
+      new (&a) MatrixMap(ws.get(slot, layer.weight.rows(), cols));
+      a = layer.bias.replicate(1, cols);
+      a.noalias() += layer.weight * in;
+    }
+    if (mlp.linearOutput && l + 1 == mlp.layers.size())
+      break;
+    // ELU, in place.
+    a = (a.array().max(T(0)) + (a.array().min(T(0)).exp() - T(1))).matrix();
+  }
+  return a;
+}
+
+template <typename T>
+void Network<T>::inferStep(const LSTM &cell, MatrixMap &gates, MatrixMap &h,
+                           MatrixMap &c, bool first) const {
+  Eigen::Index e = shape.embedding;
+  auto sigmoidOf = [](auto rows) {
+    return ((-rows.array()).exp() + T(1)).inverse();
+  };
+  if (first) {
+    // The initial state is zero: no hidden product, no forget gate.
+    c = (sigmoidOf(gates.topRows(e)) *
+         gates.middleRows(2 * e, e).array().tanh())
+            .matrix();
+  } else {
+    gates.noalias() += cell.hiddenWeight * h;
+    c = (sigmoidOf(gates.topRows(e)) *
+             gates.middleRows(2 * e, e).array().tanh() +
+         sigmoidOf(gates.middleRows(e, e)) * c.array())
+            .matrix();
+  }
+  h = (sigmoidOf(gates.bottomRows(e)) * c.array().tanh()).matrix();
+}
+
+template <typename T>
 typename Network<T>::Matrix
-Network<T>::inferLogits(const InferenceBatch &batch,
-                        const Matrix &referencePre) const {
+Network<T>::inferLogits(const InferenceBatch &batch, const Matrix &referencePre,
+                        Workspace &ws) const {
   Eigen::Index e = shape.embedding;
   const FeatureTree &tree = batch.getTree();
 
   // The distinct computation vectors' first layer: the reference's
   // pre-activation plus the columns of the differences.
-  size_t columns = batch.columnComputation.size();
-  Matrix first(sparseInput.weight.rows(), Eigen::Index(columns));
-  for (size_t u = 0; u < columns; ++u) {
-    auto column = first.col(Eigen::Index(u));
+  Eigen::Index columns = Eigen::Index(batch.columnComputation.size());
+  size_t slot = kPingPong;
+  MatrixMap first = ws.get(slot, sparseInput.weight.rows(), columns);
+  for (Eigen::Index u = 0; u < columns; ++u) {
+    auto column = first.col(u);
     column = referencePre.col(batch.columnComputation[u]);
     for (uint32_t k = batch.columnStart[u]; k < batch.columnStart[u + 1]; ++k)
       column.noalias() +=
           T(batch.diffValue[k]) * sparseInput.weight.col(batch.diffIndex[k]);
   }
-  Matrix embeddings = forwardMLP(computation, Matrix(), nullptr, nullptr,
-                                 &first);
-  Matrix projections = computationLSTM.inputWeight * embeddings;
-  projections.colwise() += computationLSTM.bias.col(0);
+  MatrixMap embeddings =
+      inferMLP(computation, ws, slot, columns, /*firstGiven=*/true);
+  MatrixMap projections = ws.get(kProjections, 4 * e, columns);
+  projections = computationLSTM.bias.replicate(1, columns);
+  projections.noalias() += computationLSTM.inputWeight * embeddings;
 
   // Per node, its distinct subtrees' embeddings projected by the loop
-  // LSTM's input weights (what its parent reads).
-  std::vector<Matrix> loopProjections(tree.nodes.size());
-  Matrix gates, mergePre, nodeEmbeddings;
+  // LSTM's input weights (what its parent reads), in slot
+  // kFirstNodeSlot + node.
+  const Dense &mergeFirst = merge.layers.front();
   for (auto [n, treeNode] : llvm::enumerate(tree.nodes)) {
     const InferenceBatch::Node &node = batch.nodes[n];
     Eigen::Index count = node.count;
     size_t k = treeNode.computations.size(), l = treeNode.loops.size();
-    const Dense &mergeFirst = merge.layers.front();
+    MatrixMap gates = ws.get(kGates, 4 * e, count);
+    MatrixMap h = ws.get(kHidden, e, count), c = ws.get(kCell, e, count);
+    slot = kPingPong;
+    MatrixMap mergePre = ws.get(slot, mergeFirst.weight.rows(), count);
     mergePre = mergeFirst.bias.replicate(1, count);
-    LSTMState<Matrix> state;
     for (size_t t = 0; t < k; ++t) {
-      gates.resize(4 * e, count);
       for (Eigen::Index s = 0; s < count; ++s)
         gates.col(s) = projections.col(node.computations[s * k + t]);
-      inferStep(computationLSTM.hiddenWeight, e, gates, state);
+      inferStep(computationLSTM, gates, h, c, t == 0);
     }
     if (k)
-      mergePre.noalias() += mergeFirst.weight.leftCols(e) * state.h;
-    state = LSTMState<Matrix>();
+      mergePre.noalias() += mergeFirst.weight.leftCols(e) * h;
     for (size_t t = 0; t < l; ++t) {
-      const Matrix &childProjections = loopProjections[treeNode.loops[t]];
-      gates.resize(4 * e, count);
+      MatrixMap childProjections = ws.get(
+          kFirstNodeSlot + size_t(treeNode.loops[t]), 4 * e,
+          batch.nodes[treeNode.loops[t]].count);
       for (Eigen::Index s = 0; s < count; ++s)
         gates.col(s) = childProjections.col(node.children[s * l + t]);
-      inferStep(loopLSTM.hiddenWeight, e, gates, state);
+      inferStep(loopLSTM, gates, h, c, t == 0);
     }
     if (l)
-      mergePre.noalias() += mergeFirst.weight.rightCols(e) * state.h;
-    for (int child : treeNode.loops)
-      loopProjections[child] = Matrix(); // Read by this node only.
-    nodeEmbeddings = forwardMLP(merge, Matrix(), nullptr, nullptr, &mergePre);
-    if (n + 1 < tree.nodes.size()) {
-      loopProjections[n] = loopLSTM.inputWeight * nodeEmbeddings;
-      loopProjections[n].colwise() += loopLSTM.bias.col(0);
+      mergePre.noalias() += mergeFirst.weight.rightCols(e) * h;
+    MatrixMap nodeEmbeddings =
+        inferMLP(merge, ws, slot, count, /*firstGiven=*/true);
+    if (n + 1 == tree.nodes.size()) {
+      MatrixMap distinctLogits =
+          inferMLP(regression, ws, slot, count, /*firstGiven=*/false);
+      Matrix logits(1, Eigen::Index(batch.size()));
+      for (size_t b = 0; b < batch.size(); ++b)
+        logits(0, Eigen::Index(b)) = distinctLogits(0, batch.sampleRoot[b]);
+      return logits;
     }
+    MatrixMap loopProjections = ws.get(kFirstNodeSlot + n, 4 * e, count);
+    loopProjections = loopLSTM.bias.replicate(1, count);
+    loopProjections.noalias() += loopLSTM.inputWeight * nodeEmbeddings;
   }
-
-  Matrix distinctLogits =
-      forwardMLP(regression, nodeEmbeddings, nullptr, nullptr);
-  Matrix logits(1, Eigen::Index(batch.size()));
-  for (size_t b = 0; b < batch.size(); ++b)
-    logits(0, Eigen::Index(b)) = distinctLogits(0, batch.sampleRoot[b]);
-  return logits;
+  return Matrix(); // A tree has a root.
 }
 
 template <typename T>

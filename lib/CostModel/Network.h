@@ -224,14 +224,26 @@ public:
   /// `reference` (one column per computation), for inferLogits. Requires
   /// prepareInference.
   Matrix referencePreActivations(const ProgramFeatures &reference) const;
+  /// Buffers that inferLogits reuses from one call to the next: they only
+  /// grow, so that scoring many batches allocates (and faults in) memory
+  /// once.
+  using MatrixMap = Eigen::Map<Matrix>;
+  class Workspace {
+  public:
+    /// A rows x cols matrix in buffer `slot` (its old values unspecified).
+    MatrixMap get(size_t slot, Eigen::Index rows, Eigen::Index cols);
+
+  private:
+    std::vector<std::vector<T>> buffers;
+  };
   /// The regression's raw outputs (1 x batch.size()) for `batch`, whose
   /// reference's first-layer pre-activations are `referencePre`: what
   /// forwardLogits computes for the same schedules, up to float rounding,
   /// computing every distinct subtree once and no product with a zero
   /// operand (empty LSTM states, absent halves of the merge input).
   /// Requires prepareInference.
-  Matrix inferLogits(const InferenceBatch &batch,
-                     const Matrix &referencePre) const;
+  Matrix inferLogits(const InferenceBatch &batch, const Matrix &referencePre,
+                     Workspace &workspace) const;
 
   /// Copies every parameter of `other` (same shape) converted to T.
   template <typename U> void copyParameters(Network<U> &other) {
@@ -258,6 +270,16 @@ private:
   /// The first layer of the computation MLP on raw inputs, by prepareInference's
   /// folded weights, skipping zero entries.
   Matrix sparseFirstLayer(const Matrix &inputs) const;
+  /// inferLogits' MLP on the matrix in workspace `slot` (the first layer's
+  /// pre-activation when `firstGiven`, else its input), its layers' outputs
+  /// alternating between slots 0 and 1; `slot` becomes the result's.
+  MatrixMap inferMLP(const MLP &mlp, Workspace &workspace, size_t &slot,
+                     Eigen::Index cols, bool firstGiven) const;
+  /// inferLogits' LSTM step: gates from `gates` (the input projection;
+  /// overwritten), state h and c updated in place; `first` when the state
+  /// is the zero initial one.
+  void inferStep(const LSTM &cell, MatrixMap &gates, MatrixMap &h,
+                 MatrixMap &c, bool first) const;
   /// Returns the gradient of the MLP's input (an empty matrix unless
   /// `inputGrad`).
   Matrix backwardMLP(MLP &mlp, const MLPTape &tape, Matrix grad,

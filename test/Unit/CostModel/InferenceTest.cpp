@@ -131,9 +131,10 @@ TEST(InferenceTest, DistinctSubtreesAgreeWithForward) {
   EXPECT_LE(distinct.nodes.back().count, batchSize);
 
   std::shared_ptr<CostModel::Impl> impl = preparedNetworks(2);
+  Network<float>::Workspace workspace;
   for (const Network<float> &network : impl->networks) {
-    Matrix logits =
-        network.inferLogits(distinct, network.referencePreActivations(reference));
+    Matrix logits = network.inferLogits(
+        distinct, network.referencePreActivations(reference), workspace);
     ASSERT_EQ(logits.cols(), Eigen::Index(batchSize));
     float referenceLogit = straightLogit(network, reference);
     for (unsigned b = 0; b < batchSize; ++b) {
