@@ -147,6 +147,20 @@ void Network<T>::forEachParameter(
 }
 
 template <typename T> void Network<T>::prepareInference() {
+  Eigen::Index e = shape.embedding;
+  auto reorder = [&](const Matrix &m) {
+    Matrix r(m.rows(), m.cols());
+    r << m.topRows(e), m.middleRows(2 * e, e), m.bottomRows(e),
+        m.middleRows(e, e);
+    return r;
+  };
+  for (auto [cell, copy] :
+       {std::pair{&computationLSTM, &inferenceComputationLSTM},
+        std::pair{&loopLSTM, &inferenceLoopLSTM}}) {
+    copy->inputWeight = reorder(cell->inputWeight);
+    copy->hiddenWeight = reorder(cell->hiddenWeight);
+    copy->bias = reorder(cell->bias);
+  }
   const Dense &first = computation.layers.front();
   sparseInput.weight = first.weight;
   sparseInput.bias = first.bias;
@@ -623,25 +637,31 @@ InferenceBatch::InferenceBatch(const ProgramFeatures &reference,
   std::vector<unsigned> columnOf(samples * computations);
   llvm::DenseMap<llvm::ArrayRef<uint32_t>, unsigned> columns;
   columnStart.push_back(0);
-  for (size_t j = 0; j < columnOf.size(); ++j) {
-    llvm::ArrayRef<uint32_t> key = keyOf(j);
-    auto [it, inserted] =
-        columns.try_emplace(key, unsigned(columnComputation.size()));
-    columnOf[j] = it->second;
-    if (!inserted)
-      continue;
-    unsigned c = key.front();
+  // Computation by computation: the distinct vectors of computation c are
+  // [computationStart[c], computationStart[c + 1]).
+  for (unsigned c = 0; c < computations; ++c) {
+    computationStart.push_back(unsigned(columnComputation.size()));
     const float *r = reference.values.data() + size_t(c) * f;
-    columnComputation.push_back(c);
-    for (size_t k = 1; k + 1 < key.size(); k += 2) {
-      unsigned index = key[k];
-      float x = llvm::bit_cast<float>(key[k + 1]);
-      diffIndex.push_back(index);
-      diffValue.push_back(float(transformed<double>(index, x) -
-                                transformed<double>(index, r[index])));
+    for (size_t b = 0; b < samples; ++b) {
+      size_t j = b * computations + c;
+      llvm::ArrayRef<uint32_t> key = keyOf(j);
+      auto [it, inserted] =
+          columns.try_emplace(key, unsigned(columnComputation.size()));
+      columnOf[j] = it->second;
+      if (!inserted)
+        continue;
+      columnComputation.push_back(c);
+      for (size_t k = 1; k + 1 < key.size(); k += 2) {
+        unsigned index = key[k];
+        float x = llvm::bit_cast<float>(key[k + 1]);
+        diffIndex.push_back(index);
+        diffValue.push_back(float(transformed<double>(index, x) -
+                                  transformed<double>(index, r[index])));
+      }
+      columnStart.push_back(uint32_t(diffIndex.size()));
     }
-    columnStart.push_back(uint32_t(diffIndex.size()));
   }
+  computationStart.push_back(unsigned(columnComputation.size()));
 
   // The distinct subtrees, children first.
   nodes.resize(tree->nodes.size());
@@ -738,19 +758,28 @@ void Network<T>::inferStep(const LSTM &cell, MatrixMap &gates, MatrixMap &h,
   auto sigmoidOf = [](auto rows) {
     return ((-rows.array()).exp() + T(1)).inverse();
   };
+  // Gates in the order i, g, o, f.
   if (first) {
     // The initial state is zero: no hidden product, no forget gate.
-    c = (sigmoidOf(gates.topRows(e)) *
-         gates.middleRows(2 * e, e).array().tanh())
+    c = (sigmoidOf(gates.topRows(e)) * gates.middleRows(e, e).array().tanh())
             .matrix();
   } else {
     gates.noalias() += cell.hiddenWeight * h;
-    c = (sigmoidOf(gates.topRows(e)) *
-             gates.middleRows(2 * e, e).array().tanh() +
-         sigmoidOf(gates.middleRows(e, e)) * c.array())
+    c = (sigmoidOf(gates.topRows(e)) * gates.middleRows(e, e).array().tanh() +
+         sigmoidOf(gates.bottomRows(e)) * c.array())
             .matrix();
   }
-  h = (sigmoidOf(gates.bottomRows(e)) * c.array().tanh()).matrix();
+  h = (sigmoidOf(gates.middleRows(2 * e, e)) * c.array().tanh()).matrix();
+}
+
+template <typename T>
+template <typename In, typename Out>
+void Network<T>::inferProjection(const LSTM &cell, const In &x, Out &&out,
+                                 bool first) const {
+  Eigen::Index rows = (first ? 3 : 4) * shape.embedding;
+  auto top = out.topRows(rows);
+  top = cell.bias.topRows(rows).replicate(1, x.cols());
+  top.noalias() += cell.inputWeight.topRows(rows) * x;
 }
 
 template <typename T>
@@ -774,9 +803,25 @@ Network<T>::inferLogits(const InferenceBatch &batch, const Matrix &referencePre,
   }
   MatrixMap embeddings =
       inferMLP(computation, ws, slot, columns, /*firstGiven=*/true);
+  // Their projections, computation by computation: a computation that
+  // comes first in its loop needs gates i, g, o only.
   MatrixMap projections = ws.get(kProjections, 4 * e, columns);
-  projections = computationLSTM.bias.replicate(1, columns);
-  projections.noalias() += computationLSTM.inputWeight * embeddings;
+  std::vector<bool> firstInNode(tree.numComputations, false);
+  std::vector<bool> firstChild(tree.nodes.size(), false);
+  for (const FeatureTree::Node &node : tree.nodes) {
+    if (!node.computations.empty())
+      firstInNode[node.computations.front()] = true;
+    if (!node.loops.empty())
+      firstChild[node.loops.front()] = true;
+  }
+  for (unsigned c = 0; c < tree.numComputations; ++c) {
+    Eigen::Index begin = batch.computationStart[c],
+                 size = batch.computationStart[c + 1] - begin;
+    if (size)
+      inferProjection(inferenceComputationLSTM,
+                      embeddings.middleCols(begin, size),
+                      projections.middleCols(begin, size), firstInNode[c]);
+  }
 
   // Per node, its distinct subtrees' embeddings projected by the loop
   // LSTM's input weights (what its parent reads), in slot
@@ -792,9 +837,11 @@ Network<T>::inferLogits(const InferenceBatch &batch, const Matrix &referencePre,
     MatrixMap mergePre = ws.get(slot, mergeFirst.weight.rows(), count);
     mergePre = mergeFirst.bias.replicate(1, count);
     for (size_t t = 0; t < k; ++t) {
+      Eigen::Index rows = (t == 0 ? 3 : 4) * e;
       for (Eigen::Index s = 0; s < count; ++s)
-        gates.col(s) = projections.col(node.computations[s * k + t]);
-      inferStep(computationLSTM, gates, h, c, t == 0);
+        gates.col(s).head(rows) =
+            projections.col(node.computations[s * k + t]).head(rows);
+      inferStep(inferenceComputationLSTM, gates, h, c, t == 0);
     }
     if (k)
       mergePre.noalias() += mergeFirst.weight.leftCols(e) * h;
@@ -802,9 +849,11 @@ Network<T>::inferLogits(const InferenceBatch &batch, const Matrix &referencePre,
       MatrixMap childProjections = ws.get(
           kFirstNodeSlot + size_t(treeNode.loops[t]), 4 * e,
           batch.nodes[treeNode.loops[t]].count);
+      Eigen::Index rows = (t == 0 ? 3 : 4) * e;
       for (Eigen::Index s = 0; s < count; ++s)
-        gates.col(s) = childProjections.col(node.children[s * l + t]);
-      inferStep(loopLSTM, gates, h, c, t == 0);
+        gates.col(s).head(rows) =
+            childProjections.col(node.children[s * l + t]).head(rows);
+      inferStep(inferenceLoopLSTM, gates, h, c, t == 0);
     }
     if (l)
       mergePre.noalias() += mergeFirst.weight.rightCols(e) * h;
@@ -818,9 +867,8 @@ Network<T>::inferLogits(const InferenceBatch &batch, const Matrix &referencePre,
         logits(0, Eigen::Index(b)) = distinctLogits(0, batch.sampleRoot[b]);
       return logits;
     }
-    MatrixMap loopProjections = ws.get(kFirstNodeSlot + n, 4 * e, count);
-    loopProjections = loopLSTM.bias.replicate(1, count);
-    loopProjections.noalias() += loopLSTM.inputWeight * nodeEmbeddings;
+    inferProjection(inferenceLoopLSTM, nodeEmbeddings,
+                    ws.get(kFirstNodeSlot + n, 4 * e, count), firstChild[n]);
   }
   return Matrix(); // A tree has a root.
 }

@@ -51,6 +51,9 @@ public:
   /// (index, transformed value minus the reference's), entries
   /// [columnStart[u], columnStart[u + 1]) of diffIndex / diffValue.
   std::vector<unsigned> columnComputation;
+  /// The distinct vectors of computation c are [computationStart[c],
+  /// computationStart[c + 1]).
+  std::vector<unsigned> computationStart;
   std::vector<uint32_t> columnStart;
   std::vector<uint32_t> diffIndex;
   std::vector<float> diffValue;
@@ -275,11 +278,17 @@ private:
   /// alternating between slots 0 and 1; `slot` becomes the result's.
   MatrixMap inferMLP(const MLP &mlp, Workspace &workspace, size_t &slot,
                      Eigen::Index cols, bool firstGiven) const;
-  /// inferLogits' LSTM step: gates from `gates` (the input projection;
-  /// overwritten), state h and c updated in place; `first` when the state
-  /// is the zero initial one.
+  /// inferLogits' LSTM step of `cell` (an inference copy, gates i, g, o,
+  /// f): gates from `gates` (the input projection; overwritten), state h and
+  /// c updated in place; `first` when the state is the zero initial one
+  /// (then only the top three quarters of `gates` are read).
   void inferStep(const LSTM &cell, MatrixMap &gates, MatrixMap &h,
                  MatrixMap &c, bool first) const;
+  /// inferLogits' input projection of `x` (in workspace slot `input`) into
+  /// `out`'s columns: every gate, or (`first`) the i, g, o gates only.
+  template <typename In, typename Out>
+  void inferProjection(const LSTM &cell, const In &x, Out &&out,
+                       bool first) const;
   /// Returns the gradient of the MLP's input (an empty matrix unless
   /// `inputGrad`).
   Matrix backwardMLP(MLP &mlp, const MLPTape &tape, Matrix grad,
@@ -299,6 +308,10 @@ private:
   LSTM computationLSTM, loopLSTM;
   /// prepareInference's folded first layer (empty when not prepared).
   Dense sparseInput;
+  /// prepareInference's copies of the LSTMs for inferLogits, their gates
+  /// reordered i, g, o, f: a first step (zero state, no forget gate) reads
+  /// the top three quarters only.
+  LSTM inferenceComputationLSTM, inferenceLoopLSTM;
 };
 
 extern template class Network<float>;
