@@ -284,8 +284,9 @@ private:
   /// (then only the top three quarters of `gates` are read).
   void inferStep(const LSTM &cell, MatrixMap &gates, MatrixMap &h,
                  MatrixMap &c, bool first) const;
-  /// inferLogits' input projection of `x` (in workspace slot `input`) into
-  /// `out`'s columns: every gate, or (`first`) the i, g, o gates only.
+  /// inferLogits' input projection of `x` by `cell` (an inference copy)
+  /// into `out`: every gate, or (`first`) the top three quarters, gates i,
+  /// g, o, only.
   template <typename In, typename Out>
   void inferProjection(const LSTM &cell, const In &x, Out &&out,
                        bool first) const;
