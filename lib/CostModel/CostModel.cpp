@@ -804,7 +804,7 @@ CostModel::referenceScores(const ProgramFeatures &reference) const {
 std::vector<double>
 CostModel::predict(const ProgramFeatures &reference,
                    llvm::ArrayRef<ProgramFeatures> schedules) const {
-  return predict(referenceScores(reference), schedules);
+  return predict(reference, referenceScores(reference), schedules);
 }
 
 /// Calls fn(batch, indices) for batches of `schedules` that share one tree
@@ -842,20 +842,39 @@ static void forEachBatch(
 }
 
 std::vector<double>
-CostModel::predict(llvm::ArrayRef<float> referenceLogits,
+CostModel::predict(const ProgramFeatures &reference,
+                   llvm::ArrayRef<float> referenceLogits,
                    llvm::ArrayRef<ProgramFeatures> schedules) const {
   // Sums of the members' log relative speedups, then their mean's exp.
   std::vector<double> logSum(schedules.size(), 0);
+  // Prepared networks (every loaded or trained model) compute each distinct
+  // subtree of a batch once; the others take the training's forward pass.
+  bool prepared = llvm::all_of(impl->networks, [](const Network<float> &n) {
+    return n.isPreparedForInference();
+  });
+  std::vector<Network<float>::Matrix> referencePre;
+  Network<float>::Workspace workspace;
+  if (prepared && !schedules.empty())
+    for (const Network<float> &network : impl->networks)
+      referencePre.push_back(network.referencePreActivations(reference));
   forEachBatch(schedules, [&](llvm::ArrayRef<const ProgramFeatures *> batch,
                               llvm::ArrayRef<size_t> indices) {
-    Network<float>::Matrix inputs = Network<float>::packInputs(batch);
-    for (auto [network, referenceLogit] :
-         llvm::zip(impl->networks, referenceLogits)) {
-      Network<float>::Matrix predictions = Network<float>::relativeSpeedups(
-          network.forwardLogits(batch.front()->tree, inputs, batch.size()),
-          referenceLogit);
-      for (auto [k, i] : llvm::enumerate(indices))
-        logSum[i] += std::log(double(predictions(0, k)));
+    std::optional<InferenceBatch> distinct;
+    Network<float>::Matrix inputs;
+    if (prepared)
+      distinct.emplace(reference, batch);
+    else
+      inputs = Network<float>::packInputs(batch);
+    for (auto [i, network] : llvm::enumerate(impl->networks)) {
+      Network<float>::Matrix logits =
+          prepared ? network.inferLogits(*distinct, referencePre[i],
+                                               workspace)
+                   : network.forwardLogits(batch.front()->tree, inputs,
+                                           batch.size());
+      Network<float>::Matrix predictions =
+          Network<float>::relativeSpeedups(logits, referenceLogits[i]);
+      for (auto [k, index] : llvm::enumerate(indices))
+        logSum[index] += std::log(double(predictions(0, k)));
     }
   });
   if (impl->trees)
@@ -951,7 +970,7 @@ CostModel::ProgramPredictor::predict(llvm::ArrayRef<Config> configs) const {
   llvm::Expected<std::vector<ProgramFeatures>> schedules = extract(configs);
   if (!schedules)
     return schedules.takeError();
-  return model.predict(referenceScores, *schedules);
+  return model.predict(*reference, referenceScores, *schedules);
 }
 
 llvm::Expected<std::vector<std::vector<float>>>

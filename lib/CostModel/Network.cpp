@@ -14,9 +14,11 @@
 
 #include "Network.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
+#include <cstring>
 
 using namespace tuner;
 
@@ -28,6 +30,27 @@ constexpr double kMaxLogit = 30;
 /// A double in [0, 1) from 53 random bits (the same on every platform).
 double uniform01(std::mt19937_64 &rng) {
   return double(rng() >> 11) * 0x1.0p-53;
+}
+
+/// Per feature of the layout: whether it is numeric (transformed by a signed
+/// log) rather than boolean.
+const std::vector<bool> &numericFeatures() {
+  static const std::vector<bool> numeric = [] {
+    std::vector<bool> result;
+    for (const FeatureInfo &feature : featureList())
+      result.push_back(feature.kind == FeatureKind::Numeric);
+    return result;
+  }();
+  return numeric;
+}
+
+/// What the network reads of raw feature `index` of value `x`: packInputs'
+/// transformation.
+template <typename T> T transformed(unsigned index, float x) {
+  if (x == 0 || !numericFeatures()[index])
+    return T(x);
+  T magnitude = std::log1p(std::fabs(T(x)));
+  return x < 0 ? -magnitude : magnitude;
 }
 
 template <typename Derived>
@@ -124,6 +147,20 @@ void Network<T>::forEachParameter(
 }
 
 template <typename T> void Network<T>::prepareInference() {
+  Eigen::Index e = shape.embedding;
+  auto reorder = [&](const Matrix &m) {
+    Matrix r(m.rows(), m.cols());
+    r << m.topRows(e), m.middleRows(2 * e, e), m.bottomRows(e),
+        m.middleRows(e, e);
+    return r;
+  };
+  for (auto [cell, copy] :
+       {std::pair{&computationLSTM, &inferenceComputationLSTM},
+        std::pair{&loopLSTM, &inferenceLoopLSTM}}) {
+    copy->inputWeight = reorder(cell->inputWeight);
+    copy->hiddenWeight = reorder(cell->hiddenWeight);
+    copy->bias = reorder(cell->bias);
+  }
   const Dense &first = computation.layers.front();
   sparseInput.weight = first.weight;
   sparseInput.bias = first.bias;
@@ -182,12 +219,7 @@ template <typename T>
 typename Network<T>::Matrix
 Network<T>::packInputs(llvm::ArrayRef<const ProgramFeatures *> schedules) {
   constexpr unsigned f = features::kNumFeatures;
-  static const std::vector<bool> numeric = [] {
-    std::vector<bool> result;
-    for (const FeatureInfo &feature : featureList())
-      result.push_back(feature.kind == FeatureKind::Numeric);
-    return result;
-  }();
+  const std::vector<bool> &numeric = numericFeatures();
   size_t batch = schedules.size();
   size_t computations = batch ? schedules.front()->tree.numComputations : 0;
   Matrix inputs = Matrix::Zero(f, computations * batch);
@@ -548,6 +580,297 @@ void Network<T>::backwardLogits(const FeatureTree &tree, const Tape &tape,
       computationLSTM.inputWeight.transpose() * projectionGrads;
   backwardMLP(computation, tape.computation, std::move(dEmbeddings),
               /*inputGrad=*/false);
+}
+
+//===----------------------------------------------------------------------===//
+// Inference on distinct subtrees
+//===----------------------------------------------------------------------===//
+
+InferenceBatch::InferenceBatch(const ProgramFeatures &reference,
+                               llvm::ArrayRef<const ProgramFeatures *> schedules)
+    : tree(&schedules.front()->tree) {
+  constexpr unsigned f = features::kNumFeatures;
+  constexpr unsigned chunk = 16;
+  size_t samples = schedules.size();
+  unsigned computations = tree->numComputations;
+
+  // Every computation vector of every schedule as a key: its computation,
+  // then (index, raw bits) where it differs from the reference's.
+  std::vector<uint32_t> keys;
+  keys.reserve(samples * computations * 32);
+  std::vector<size_t> keyStart;
+  keyStart.reserve(samples * computations + 1);
+  for (const ProgramFeatures *schedule : schedules)
+    for (unsigned c = 0; c < computations; ++c) {
+      keyStart.push_back(keys.size());
+      keys.push_back(c);
+      const float *x = schedule->values.data() + size_t(c) * f;
+      const float *r = reference.values.data() + size_t(c) * f;
+      auto scan = [&](unsigned begin, unsigned end) {
+        for (unsigned i = begin; i < end; ++i)
+          if (llvm::bit_cast<uint32_t>(x[i]) != llvm::bit_cast<uint32_t>(r[i])) {
+            keys.push_back(i);
+            keys.push_back(llvm::bit_cast<uint32_t>(x[i]));
+          }
+      };
+      // Most of a vector equals the reference's: compare chunks of bits
+      // (vectorized) and look into the chunks that differ.
+      unsigned i = 0;
+      for (; i + chunk <= f; i += chunk) {
+        uint32_t xs[chunk], rs[chunk], differs = 0;
+        std::memcpy(xs, x + i, sizeof(xs));
+        std::memcpy(rs, r + i, sizeof(rs));
+        for (unsigned k = 0; k < chunk; ++k)
+          differs |= xs[k] ^ rs[k];
+        if (differs)
+          scan(i, i + chunk);
+      }
+      scan(i, f);
+    }
+  keyStart.push_back(keys.size());
+  auto keyOf = [&](size_t column) {
+    return llvm::ArrayRef<uint32_t>(keys.data() + keyStart[column],
+                                    keys.data() + keyStart[column + 1]);
+  };
+
+  // The distinct computation vectors, with their transformed differences.
+  std::vector<unsigned> columnOf(samples * computations);
+  llvm::DenseMap<llvm::ArrayRef<uint32_t>, unsigned> columns;
+  columnStart.push_back(0);
+  // Computation by computation: the distinct vectors of computation c are
+  // [computationStart[c], computationStart[c + 1]).
+  for (unsigned c = 0; c < computations; ++c) {
+    computationStart.push_back(unsigned(columnComputation.size()));
+    const float *r = reference.values.data() + size_t(c) * f;
+    for (size_t b = 0; b < samples; ++b) {
+      size_t j = b * computations + c;
+      llvm::ArrayRef<uint32_t> key = keyOf(j);
+      auto [it, inserted] =
+          columns.try_emplace(key, unsigned(columnComputation.size()));
+      columnOf[j] = it->second;
+      if (!inserted)
+        continue;
+      columnComputation.push_back(c);
+      for (size_t k = 1; k + 1 < key.size(); k += 2) {
+        unsigned index = key[k];
+        float x = llvm::bit_cast<float>(key[k + 1]);
+        diffIndex.push_back(index);
+        diffValue.push_back(float(transformed<double>(index, x) -
+                                  transformed<double>(index, r[index])));
+      }
+      columnStart.push_back(uint32_t(diffIndex.size()));
+    }
+  }
+  computationStart.push_back(unsigned(columnComputation.size()));
+
+  // The distinct subtrees, children first.
+  nodes.resize(tree->nodes.size());
+  std::vector<std::vector<unsigned>> subtreeOf(tree->nodes.size());
+  std::vector<unsigned> nodeKeys;
+  for (auto [n, treeNode] : llvm::enumerate(tree->nodes)) {
+    Node &node = nodes[n];
+    size_t k = treeNode.computations.size(), l = treeNode.loops.size();
+    size_t width = k + l;
+    subtreeOf[n].resize(samples);
+    nodeKeys.resize(samples * width);
+    for (size_t b = 0; b < samples; ++b) {
+      unsigned *key = nodeKeys.data() + b * width;
+      for (size_t t = 0; t < k; ++t)
+        key[t] = columnOf[b * computations + treeNode.computations[t]];
+      for (size_t t = 0; t < l; ++t)
+        key[k + t] = subtreeOf[treeNode.loops[t]][b];
+    }
+    if (width == 0) { // Nothing below: one subtree.
+      node.count = 1;
+      continue;
+    }
+    llvm::DenseMap<llvm::ArrayRef<unsigned>, unsigned> distinct;
+    for (size_t b = 0; b < samples; ++b) {
+      llvm::ArrayRef<unsigned> key(nodeKeys.data() + b * width, width);
+      auto [it, inserted] = distinct.try_emplace(key, node.count);
+      subtreeOf[n][b] = it->second;
+      if (!inserted)
+        continue;
+      ++node.count;
+      node.computations.insert(node.computations.end(), key.begin(),
+                               key.begin() + k);
+      node.children.insert(node.children.end(), key.begin() + k, key.end());
+    }
+  }
+  sampleRoot = std::move(subtreeOf.back());
+}
+
+template <typename T>
+typename Network<T>::Matrix
+Network<T>::referencePreActivations(const ProgramFeatures &reference) const {
+  return sparseFirstLayer(packInputs({&reference}));
+}
+
+namespace {
+/// Buffers of inferLogits: slots 0 and 1 alternate as the input and output
+/// of an MLP's layers; the others have one role each.
+enum Slot : size_t {
+  kPingPong = 0,
+  kProjections = 2,
+  kGates,
+  kHidden,
+  kCell,
+  kFirstNodeSlot
+};
+} // namespace
+
+template <typename T>
+typename Network<T>::MatrixMap
+Network<T>::Workspace::get(size_t slot, Eigen::Index rows, Eigen::Index cols) {
+  if (buffers.size() <= slot)
+    buffers.resize(slot + 1); // Moves the vectors, not their elements.
+  std::vector<T> &buffer = buffers[slot];
+  if (buffer.size() < size_t(rows * cols))
+    buffer.resize(size_t(rows * cols));
+  return MatrixMap(buffer.data(), rows, cols);
+}
+
+template <typename T>
+typename Network<T>::MatrixMap
+Network<T>::inferMLP(const MLP &mlp, Workspace &ws, size_t &slot,
+                     Eigen::Index cols, bool firstGiven) const {
+  MatrixMap a = ws.get(slot, mlp.layers.front().weight.rows(), cols);
+  for (auto [l, layer] : llvm::enumerate(mlp.layers)) {
+    if (l > 0 || !firstGiven) {
+      MatrixMap in = ws.get(slot, layer.weight.cols(), cols);
+      slot ^= 1;
+      new (&a) MatrixMap(ws.get(slot, layer.weight.rows(), cols));
+      a = layer.bias.replicate(1, cols);
+      a.noalias() += layer.weight * in;
+    }
+    if (mlp.linearOutput && l + 1 == mlp.layers.size())
+      break;
+    // ELU, in place.
+    a = (a.array().max(T(0)) + (a.array().min(T(0)).exp() - T(1))).matrix();
+  }
+  return a;
+}
+
+template <typename T>
+void Network<T>::inferStep(const LSTM &cell, MatrixMap &gates, MatrixMap &h,
+                           MatrixMap &c, bool first) const {
+  Eigen::Index e = shape.embedding;
+  auto sigmoidOf = [](auto rows) {
+    return ((-rows.array()).exp() + T(1)).inverse();
+  };
+  // Gates in the order i, g, o, f.
+  if (first) {
+    // The initial state is zero: no hidden product, no forget gate.
+    c = (sigmoidOf(gates.topRows(e)) * gates.middleRows(e, e).array().tanh())
+            .matrix();
+  } else {
+    gates.noalias() += cell.hiddenWeight * h;
+    c = (sigmoidOf(gates.topRows(e)) * gates.middleRows(e, e).array().tanh() +
+         sigmoidOf(gates.bottomRows(e)) * c.array())
+            .matrix();
+  }
+  h = (sigmoidOf(gates.middleRows(2 * e, e)) * c.array().tanh()).matrix();
+}
+
+template <typename T>
+template <typename In, typename Out>
+void Network<T>::inferProjection(const LSTM &cell, const In &x, Out &&out,
+                                 bool first) const {
+  Eigen::Index rows = (first ? 3 : 4) * shape.embedding;
+  auto top = out.topRows(rows);
+  top = cell.bias.topRows(rows).replicate(1, x.cols());
+  top.noalias() += cell.inputWeight.topRows(rows) * x;
+}
+
+template <typename T>
+typename Network<T>::Matrix
+Network<T>::inferLogits(const InferenceBatch &batch, const Matrix &referencePre,
+                        Workspace &ws) const {
+  Eigen::Index e = shape.embedding;
+  const FeatureTree &tree = batch.getTree();
+
+  // The distinct computation vectors' first layer: the reference's
+  // pre-activation plus the columns of the differences.
+  Eigen::Index columns = Eigen::Index(batch.columnComputation.size());
+  size_t slot = kPingPong;
+  MatrixMap first = ws.get(slot, sparseInput.weight.rows(), columns);
+  for (Eigen::Index u = 0; u < columns; ++u) {
+    auto column = first.col(u);
+    column = referencePre.col(batch.columnComputation[u]);
+    for (uint32_t k = batch.columnStart[u]; k < batch.columnStart[u + 1]; ++k)
+      column.noalias() +=
+          T(batch.diffValue[k]) * sparseInput.weight.col(batch.diffIndex[k]);
+  }
+  MatrixMap embeddings =
+      inferMLP(computation, ws, slot, columns, /*firstGiven=*/true);
+  // Their projections, computation by computation: a computation that
+  // comes first in its loop needs gates i, g, o only.
+  MatrixMap projections = ws.get(kProjections, 4 * e, columns);
+  std::vector<bool> firstInNode(tree.numComputations, false);
+  std::vector<bool> firstChild(tree.nodes.size(), false);
+  for (const FeatureTree::Node &node : tree.nodes) {
+    if (!node.computations.empty())
+      firstInNode[node.computations.front()] = true;
+    if (!node.loops.empty())
+      firstChild[node.loops.front()] = true;
+  }
+  for (unsigned c = 0; c < tree.numComputations; ++c) {
+    Eigen::Index begin = batch.computationStart[c],
+                 size = batch.computationStart[c + 1] - begin;
+    if (size)
+      inferProjection(inferenceComputationLSTM,
+                      embeddings.middleCols(begin, size),
+                      projections.middleCols(begin, size), firstInNode[c]);
+  }
+
+  // Per node, its distinct subtrees' embeddings projected by the loop
+  // LSTM's input weights (what its parent reads), in slot
+  // kFirstNodeSlot + node.
+  const Dense &mergeFirst = merge.layers.front();
+  for (auto [n, treeNode] : llvm::enumerate(tree.nodes)) {
+    const InferenceBatch::Node &node = batch.nodes[n];
+    Eigen::Index count = node.count;
+    size_t k = treeNode.computations.size(), l = treeNode.loops.size();
+    MatrixMap gates = ws.get(kGates, 4 * e, count);
+    MatrixMap h = ws.get(kHidden, e, count), c = ws.get(kCell, e, count);
+    slot = kPingPong;
+    MatrixMap mergePre = ws.get(slot, mergeFirst.weight.rows(), count);
+    mergePre = mergeFirst.bias.replicate(1, count);
+    for (size_t t = 0; t < k; ++t) {
+      Eigen::Index rows = (t == 0 ? 3 : 4) * e;
+      for (Eigen::Index s = 0; s < count; ++s)
+        gates.col(s).head(rows) =
+            projections.col(node.computations[s * k + t]).head(rows);
+      inferStep(inferenceComputationLSTM, gates, h, c, t == 0);
+    }
+    if (k)
+      mergePre.noalias() += mergeFirst.weight.leftCols(e) * h;
+    for (size_t t = 0; t < l; ++t) {
+      MatrixMap childProjections = ws.get(
+          kFirstNodeSlot + size_t(treeNode.loops[t]), 4 * e,
+          batch.nodes[treeNode.loops[t]].count);
+      Eigen::Index rows = (t == 0 ? 3 : 4) * e;
+      for (Eigen::Index s = 0; s < count; ++s)
+        gates.col(s).head(rows) =
+            childProjections.col(node.children[s * l + t]).head(rows);
+      inferStep(inferenceLoopLSTM, gates, h, c, t == 0);
+    }
+    if (l)
+      mergePre.noalias() += mergeFirst.weight.rightCols(e) * h;
+    MatrixMap nodeEmbeddings =
+        inferMLP(merge, ws, slot, count, /*firstGiven=*/true);
+    if (n + 1 == tree.nodes.size()) {
+      MatrixMap distinctLogits =
+          inferMLP(regression, ws, slot, count, /*firstGiven=*/false);
+      Matrix logits(1, Eigen::Index(batch.size()));
+      for (size_t b = 0; b < batch.size(); ++b)
+        logits(0, Eigen::Index(b)) = distinctLogits(0, batch.sampleRoot[b]);
+      return logits;
+    }
+    inferProjection(inferenceLoopLSTM, nodeEmbeddings,
+                    ws.get(kFirstNodeSlot + n, 4 * e, count), firstChild[n]);
+  }
+  return Matrix(); // A tree has a root.
 }
 
 template <typename T>

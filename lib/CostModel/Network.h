@@ -28,6 +28,52 @@
 
 namespace tuner {
 
+/// A batch of schedules of one program that share one tree shape, prepared
+/// for Network<float>::inferLogits once for every network of an ensemble:
+/// the computation vectors as sparse differences from those of the
+/// program's reference schedule (most entries of a computation vector do
+/// not depend on the schedule), each distinct one once, and per tree node
+/// the distinct subtrees below it (schedules that differ only in one nest
+/// share the subtrees of the others), so that a network computes every
+/// distinct computation embedding and loop embedding once.
+class InferenceBatch {
+public:
+  /// `schedules` (at least one) must share one tree shape; `reference` is a
+  /// schedule of the same program (any tree shape).
+  InferenceBatch(const ProgramFeatures &reference,
+                 llvm::ArrayRef<const ProgramFeatures *> schedules);
+
+  const FeatureTree &getTree() const { return *tree; }
+  size_t size() const { return sampleRoot.size(); }
+
+  /// Distinct computation vectors: the computation each belongs to, and the
+  /// entries where its transformed vector differs from the reference's
+  /// (index, transformed value minus the reference's), entries
+  /// [columnStart[u], columnStart[u + 1]) of diffIndex / diffValue.
+  std::vector<unsigned> columnComputation;
+  /// The distinct vectors of computation c are [computationStart[c],
+  /// computationStart[c + 1]).
+  std::vector<unsigned> computationStart;
+  std::vector<uint32_t> columnStart;
+  std::vector<uint32_t> diffIndex;
+  std::vector<float> diffValue;
+
+  /// The distinct subtrees below one tree node: `count` of them, subtree s
+  /// made of the distinct computation vectors computations[s * k + t] (k:
+  /// the node's computations) and the distinct subtrees
+  /// children[s * l + t] of its child loops (l: the node's loops).
+  struct Node {
+    unsigned count = 0;
+    std::vector<unsigned> computations, children;
+  };
+  std::vector<Node> nodes;
+  /// Per schedule, its distinct subtree of the root.
+  std::vector<unsigned> sampleRoot;
+
+private:
+  const FeatureTree *tree;
+};
+
 template <typename T> class Network {
 public:
   using Matrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
@@ -174,6 +220,33 @@ public:
   /// last change; initialize and setInputNormalization undo it.
   void prepareInference();
   static constexpr double kMinInputScale = 0.1;
+  /// Whether prepareInference ran since the weights last changed.
+  bool isPreparedForInference() const { return sparseInput.weight.size(); }
+
+  /// The first layer's pre-activations of the computation vectors of
+  /// `reference` (one column per computation), for inferLogits. Requires
+  /// prepareInference.
+  Matrix referencePreActivations(const ProgramFeatures &reference) const;
+  /// Buffers that inferLogits reuses from one call to the next: they only
+  /// grow, so that scoring many batches allocates (and faults in) memory
+  /// once.
+  using MatrixMap = Eigen::Map<Matrix>;
+  class Workspace {
+  public:
+    /// A rows x cols matrix in buffer `slot` (its old values unspecified).
+    MatrixMap get(size_t slot, Eigen::Index rows, Eigen::Index cols);
+
+  private:
+    std::vector<std::vector<T>> buffers;
+  };
+  /// The regression's raw outputs (1 x batch.size()) for `batch`, whose
+  /// reference's first-layer pre-activations are `referencePre`: what
+  /// forwardLogits computes for the same schedules, up to float rounding,
+  /// computing every distinct subtree once and no product with a zero
+  /// operand (empty LSTM states, absent halves of the merge input).
+  /// Requires prepareInference.
+  Matrix inferLogits(const InferenceBatch &batch, const Matrix &referencePre,
+                     Workspace &workspace) const;
 
   /// Copies every parameter of `other` (same shape) converted to T.
   template <typename U> void copyParameters(Network<U> &other) {
@@ -200,6 +273,23 @@ private:
   /// The first layer of the computation MLP on raw inputs, by prepareInference's
   /// folded weights, skipping zero entries.
   Matrix sparseFirstLayer(const Matrix &inputs) const;
+  /// inferLogits' MLP on the matrix in workspace `slot` (the first layer's
+  /// pre-activation when `firstGiven`, else its input), its layers' outputs
+  /// alternating between slots 0 and 1; `slot` becomes the result's.
+  MatrixMap inferMLP(const MLP &mlp, Workspace &workspace, size_t &slot,
+                     Eigen::Index cols, bool firstGiven) const;
+  /// inferLogits' LSTM step of `cell` (an inference copy, gates i, g, o,
+  /// f): gates from `gates` (the input projection; overwritten), state h and
+  /// c updated in place; `first` when the state is the zero initial one
+  /// (then only the top three quarters of `gates` are read).
+  void inferStep(const LSTM &cell, MatrixMap &gates, MatrixMap &h,
+                 MatrixMap &c, bool first) const;
+  /// inferLogits' input projection of `x` by `cell` (an inference copy)
+  /// into `out`: every gate, or (`first`) the top three quarters, gates i,
+  /// g, o, only.
+  template <typename In, typename Out>
+  void inferProjection(const LSTM &cell, const In &x, Out &&out,
+                       bool first) const;
   /// Returns the gradient of the MLP's input (an empty matrix unless
   /// `inputGrad`).
   Matrix backwardMLP(MLP &mlp, const MLPTape &tape, Matrix grad,
@@ -219,6 +309,10 @@ private:
   LSTM computationLSTM, loopLSTM;
   /// prepareInference's folded first layer (empty when not prepared).
   Dense sparseInput;
+  /// prepareInference's copies of the LSTMs for inferLogits, their gates
+  /// reordered i, g, o, f: a first step (zero state, no forget gate) reads
+  /// the top three quarters only.
+  LSTM inferenceComputationLSTM, inferenceLoopLSTM;
 };
 
 extern template class Network<float>;

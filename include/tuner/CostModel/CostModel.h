@@ -266,9 +266,10 @@ private:
   /// Per network, the score of `reference` (then the trees' state, see
   /// ProgramPredictor::referenceScores).
   std::vector<float> referenceScores(const ProgramFeatures &reference) const;
-  /// Speedups of `schedules` over the schedule whose scores (per network)
-  /// are `reference`.
-  std::vector<double> predict(llvm::ArrayRef<float> reference,
+  /// Speedups of `schedules` over `reference`, whose scores (per network)
+  /// are `referenceLogits`.
+  std::vector<double> predict(const ProgramFeatures &reference,
+                              llvm::ArrayRef<float> referenceLogits,
                               llvm::ArrayRef<ProgramFeatures> schedules) const;
 
   std::shared_ptr<const Impl> impl;

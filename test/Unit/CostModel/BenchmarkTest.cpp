@@ -6,6 +6,17 @@
 // 4096 candidate schedules of a 256^3 fill + matmul, with and without
 // feature extraction. Not a timed test: it only reports.
 //
+// The DISABLED_OnePass tests score the same 4096 candidates once, for
+// instruction counts that do not depend on the machine's load, e.g.
+//   valgrind --tool=callgrind \
+//     --toggle-collect='tuner::CostModel::forProgram*' \
+//     --toggle-collect='tuner::CostModel::ProgramPredictor::predict*' \
+//     CostModelTests --gtest_also_run_disabled_tests \
+//     --gtest_filter='*OnePassEndToEnd4'
+// (one network: ...EndToEnd1; the network alone, features extracted before:
+// --toggle-collect='tuner::CostModel::predict(tuner::ProgramFeatures*' and
+// ...OnePassNetwork4).
+//
 //===----------------------------------------------------------------------===//
 
 #include "CostModelImpl.h"
@@ -44,6 +55,17 @@ double seconds(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
+/// `networks` randomly initialized networks of the default shape, prepared
+/// for inference.
+CostModel randomModel(unsigned networks) {
+  auto impl = std::make_shared<CostModel::Impl>(NetworkShape(), networks);
+  for (auto [i, network] : llvm::enumerate(impl->networks)) {
+    network.initialize(i + 1);
+    network.prepareInference();
+  }
+  return CostModel(impl);
+}
+
 TEST(CostModelBenchmark, DISABLED_PredictionsPerSecond) {
   ProgramTree tree = fillMatmul(256, 256, 256);
   Space space = spaceOf(tree);
@@ -61,12 +83,7 @@ TEST(CostModelBenchmark, DISABLED_PredictionsPerSecond) {
 
   // One network, and an ensemble of four (the shipped model's size).
   for (unsigned networks : {1u, 4u}) {
-    auto impl = std::make_shared<CostModel::Impl>(NetworkShape(), networks);
-    for (auto [i, network] : llvm::enumerate(impl->networks)) {
-      network.initialize(i + 1);
-      network.prepareInference();
-    }
-    CostModel model(impl);
+    CostModel model = randomModel(networks);
     // Warm up, then time the best of three.
     model.predict(reference, features);
     double network = 1e9, endToEnd = 1e9;
@@ -85,12 +102,46 @@ TEST(CostModelBenchmark, DISABLED_PredictionsPerSecond) {
     std::printf("%zu candidates in %zu tree shapes, %u network(s) of %zu "
                 "parameters\n",
                 configs.size(), shapes.size(), networks,
-                impl->networks.front().parameterCount());
+                Network<float>(NetworkShape()).parameterCount());
     std::printf("  network only:            %.0f predictions/s\n",
                 configs.size() / network);
     std::printf("  with feature extraction: %.0f predictions/s\n",
                 configs.size() / endToEnd);
   }
 }
+
+/// Scores the benchmark's candidates once with `networks` networks: from
+/// configs (features extracted), or from extracted features.
+void onePass(unsigned networks, bool endToEnd) {
+  ProgramTree tree = fillMatmul(256, 256, 256);
+  Space space = spaceOf(tree);
+  std::vector<Config> configs = randomConfigs(space, 4096, 1);
+  CostModel model = randomModel(networks);
+  double sum = 0;
+  if (endToEnd) {
+    llvm::Expected<CostModel::ProgramPredictor> predictor =
+        model.forProgram(tree, space);
+    ASSERT_TRUE(bool(predictor));
+    llvm::Expected<std::vector<double>> all = predictor->predict(configs);
+    ASSERT_TRUE(bool(all));
+    for (double p : *all)
+      sum += p;
+  } else {
+    FeatureExtractor extractor = cantFail(FeatureExtractor::create(tree));
+    std::vector<ProgramFeatures> features;
+    for (const Config &config : configs)
+      features.push_back(cantFail(extractor.extract(space, config)));
+    ProgramFeatures reference =
+        cantFail(extractor.extract(space, space.defaultConfig()));
+    for (double p : model.predict(reference, features))
+      sum += p;
+  }
+  std::printf("mean prediction %.6g\n", sum / double(configs.size()));
+}
+
+TEST(CostModelBenchmark, DISABLED_OnePassEndToEnd1) { onePass(1, true); }
+TEST(CostModelBenchmark, DISABLED_OnePassEndToEnd4) { onePass(4, true); }
+TEST(CostModelBenchmark, DISABLED_OnePassNetwork1) { onePass(1, false); }
+TEST(CostModelBenchmark, DISABLED_OnePassNetwork4) { onePass(4, false); }
 
 } // namespace
