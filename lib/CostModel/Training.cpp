@@ -54,6 +54,17 @@ llvm::Error TrainingOptions::check() const {
     return error(llvm::formatv("the train fraction must be in (0, 1], got {0}",
                                trainFraction)
                      .str());
+  if (initial && initial->getImpl().networks.empty())
+    return error("the initial model has no networks to start from (a model "
+                 "of trees)");
+  if (initial) {
+    // The layers must match; the dropout is training's own.
+    NetworkShape layers = initial->getShape();
+    layers.dropout = shape.dropout;
+    if (!(layers == shape))
+      return error("the initial model's network shape differs from the one "
+                   "to train");
+  }
   return shape.check();
 }
 
@@ -445,6 +456,12 @@ trainNetwork(const TrainingData &data, const TrainingOptions &options,
   Network<float> network(options.shape);
   network.initialize(mix(seed, 1));
   network.setInputNormalization(std::move(normalization));
+  if (options.initial) {
+    // Fine-tuning: the initial model's weights and standardization.
+    const auto &initial = options.initial->getImpl().networks;
+    Network<float> source = initial[member % initial.size()];
+    network.copyParameters(source);
+  }
   Network<float> best = network;
   AdamW optimizer(network, options.weightDecay);
   OneCycle schedule(options.learningRate,

@@ -151,6 +151,12 @@ static cl::opt<double> weightDecayOption("weight-decay",
                                          cl::desc("AdamW weight decay"),
                                          cl::init(kDefaults.weightDecay),
                                          cl::cat(toolCategory));
+static cl::opt<std::string> initFromOption(
+    "init-from",
+    cl::desc("Fine-tune: start every network from this model's weights and "
+             "input standardization (its network shape; the shape options "
+             "do not apply)"),
+    cl::value_desc("model"), cl::cat(toolCategory));
 static cl::opt<std::string> lossOption(
     "loss",
     cl::desc("What training minimizes: 'mape' (the paper's mean absolute "
@@ -440,6 +446,23 @@ static Error train() {
     options.shape.regressionLayers.assign(regressionOption.begin(),
                                           regressionOption.end());
   options.shape.dropout = dropoutOption;
+  if (!initFromOption.empty()) {
+    std::vector<std::string> shapeOptions = givenOptions(
+        {std::addressof(hiddenOption), &embeddingOption,
+         std::addressof(mergeOption), std::addressof(regressionOption)});
+    if (!shapeOptions.empty())
+      return error(llvm::join(shapeOptions, ", ") +
+                   " shape a new network: --init-from keeps its model's "
+                   "shape");
+    Expected<CostModel> initial = CostModel::load(initFromOption);
+    if (!initial)
+      return error("--init-from: " + llvm::toString(initial.takeError()));
+    NetworkShape shape = initial->getShape();
+    if (dropoutOption.getNumOccurrences())
+      shape.dropout = dropoutOption;
+    options.shape = shape;
+    options.initial = std::make_shared<const CostModel>(std::move(*initial));
+  }
   if (Error err = options.check())
     return err;
 
@@ -511,7 +534,7 @@ static Error trainTrees() {
        &lossOption, &patienceOption, &ensembleOption, &trainFractionOption,
        &jobsOption, std::addressof(hiddenOption), &embeddingOption,
        std::addressof(mergeOption), std::addressof(regressionOption),
-       &dropoutOption});
+       &dropoutOption, &initFromOption});
   if (!networkOnly.empty())
     return error(llvm::join(networkOnly, ", ") +
                  " train the network, not --model-kind gbt (its options are "

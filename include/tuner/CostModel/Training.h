@@ -60,6 +60,11 @@ struct TrainingOptions {
   /// are compared on the same programs (a learning curve).
   double trainFraction = 1.0;
 
+  /// Start every network from this model's weights and input
+  /// standardization instead of random ones (fine-tuning; network m from
+  /// its network m modulo its ensemble size). Its shape must be `shape`.
+  std::shared_ptr<const CostModel> initial;
+
   /// Fails on zero epochs, batch size, patience or ensemble size, a
   /// learning rate or rank weight that is not positive, a negative weight
   /// decay or rank margin, a train fraction outside (0, 1], or a bad shape.
