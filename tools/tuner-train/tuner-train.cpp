@@ -645,20 +645,38 @@ evaluationPrograms(const CostModel &model, const Dataset &dataset) {
   return programs;
 }
 
-static Error evaluate() {
+/// What --evaluate and --replay-corrections read: --model, the inputs and
+/// the programs to use of them.
+struct EvaluationInput {
+  CostModel model;
+  Dataset dataset;
+  std::vector<std::string> programs;
+};
+
+static Expected<EvaluationInput> readEvaluationInput(StringRef mode) {
   if (modelOption.empty())
-    return error("--evaluate needs --model FILE");
+    return error(mode + " needs --model FILE");
   Expected<CostModel> model = CostModel::load(modelOption);
   if (!model)
     return model.takeError();
   Expected<Dataset> dataset = readDataset();
   if (!dataset)
     return dataset.takeError();
-
   Expected<std::vector<std::string>> programs =
       evaluationPrograms(*model, *dataset);
   if (!programs)
     return programs.takeError();
+  return EvaluationInput{std::move(*model), std::move(*dataset),
+                         std::move(*programs)};
+}
+
+static Error evaluate() {
+  Expected<EvaluationInput> input = readEvaluationInput("--evaluate");
+  if (!input)
+    return input.takeError();
+  CostModel *model = &input->model;
+  Dataset *dataset = &input->dataset;
+  std::vector<std::string> *programs = &input->programs;
   std::set<std::string> targets;
   for (const ProgramRecord &program : dataset->programs)
     targets.insert(program.target);
@@ -723,18 +741,13 @@ static Error evaluate() {
 }
 
 static Error replay() {
-  if (modelOption.empty())
-    return error("--replay-corrections needs --model FILE");
-  Expected<CostModel> model = CostModel::load(modelOption);
-  if (!model)
-    return model.takeError();
-  Expected<Dataset> dataset = readDataset();
-  if (!dataset)
-    return dataset.takeError();
-  Expected<std::vector<std::string>> programs =
-      evaluationPrograms(*model, *dataset);
-  if (!programs)
-    return programs.takeError();
+  Expected<EvaluationInput> input =
+      readEvaluationInput("--replay-corrections");
+  if (!input)
+    return input.takeError();
+  CostModel *model = &input->model;
+  Dataset *dataset = &input->dataset;
+  std::vector<std::string> *programs = &input->programs;
   llvm::outs() << "model " << modelOption << " on " << inputsDescription()
                << ", " << (allOption ? "all programs" : "held-out test programs")
                << "\n";
