@@ -17,6 +17,7 @@
 #include "tuner/CostModel/GradientBoostedTrees.h"
 
 #include "CostModelImpl.h"
+#include "FieldReader.h"
 
 #include "tuner/CostModel/Metrics.h"
 #include "tuner/CostModel/Training.h"
@@ -245,44 +246,13 @@ json::Value TreeTrainingSummary::toJSON() const {
 
 llvm::Expected<TreeTrainingSummary>
 TreeTrainingSummary::fromJSON(const json::Value &value) {
-  const json::Object *object = value.getAsObject();
-  if (!object)
-    return error("training: expected a JSON object");
+  FieldReader r(value, "training");
+  if (llvm::Error err = r.check())
+    return std::move(err);
   TreeTrainingSummary s;
-  auto missing = [&](llvm::StringRef key, llvm::StringRef expected) {
-    return error("training." + key + ": expected " + expected);
-  };
-  auto readNumber = [&](llvm::StringRef key, double &out) -> llvm::Error {
-    const json::Value *v = object->get(key);
-    if (v && v->getAsNull()) {
-      out = std::nan("");
-      return llvm::Error::success();
-    }
-    std::optional<double> d = v ? v->getAsNumber() : std::nullopt;
-    if (!d)
-      return missing(key, "a number");
-    out = *d;
-    return llvm::Error::success();
-  };
-  auto readCount = [&](llvm::StringRef key, auto &out) -> llvm::Error {
-    std::optional<int64_t> i = object->getInteger(key);
-    if (!i || *i < 0 ||
-        uint64_t(*i) >
-            uint64_t(std::numeric_limits<std::decay_t<decltype(out)>>::max()))
-      return missing(key, "a non-negative integer");
-    out = std::decay_t<decltype(out)>(*i);
-    return llvm::Error::success();
-  };
-  auto readString = [&](llvm::StringRef key, std::string &out) -> llvm::Error {
-    std::optional<llvm::StringRef> text = object->getString(key);
-    if (!text)
-      return missing(key, "a string");
-    out = text->str();
-    return llvm::Error::success();
-  };
   TreeTrainingOptions &o = s.options;
   std::string objective;
-  if (llvm::Error err = readString("objective", objective))
+  if (llvm::Error err = r.string("objective", objective))
     return std::move(err);
   std::optional<TreeObjective> parsed = parseTreeObjective(objective);
   if (!parsed)
@@ -296,9 +266,9 @@ TreeTrainingSummary::fromJSON(const json::Value &value) {
         {"threads", &o.threads},
         {"rounds_run", &s.roundsRun},
         {"best_round", &s.bestRound}})
-    if (llvm::Error err = readCount(key, *field))
+    if (llvm::Error err = r.integer(key, *field))
       return std::move(err);
-  if (llvm::Error err = readCount("seed", o.seed))
+  if (llvm::Error err = r.integer("seed", o.seed))
     return std::move(err);
   for (auto [key, field] :
        {std::pair<const char *, double *>{"eta", &o.learningRate},
@@ -314,11 +284,11 @@ TreeTrainingSummary::fromJSON(const json::Value &value) {
         {"test_pearson", &s.testPearson},
         {"test_spearman", &s.testSpearman},
         {"seconds", &s.seconds}})
-    if (llvm::Error err = readNumber(key, *field))
+    if (llvm::Error err = r.number(key, *field))
       return std::move(err);
-  if (llvm::Error err = readString("metric", s.metric))
+  if (llvm::Error err = r.string("metric", s.metric))
     return std::move(err);
-  if (llvm::Error err = readString("xgboost_version", s.xgboostVersion))
+  if (llvm::Error err = r.string("xgboost_version", s.xgboostVersion))
     return std::move(err);
   if (llvm::Error err = o.check())
     return error("training: " + llvm::toString(std::move(err)));
