@@ -8,6 +8,11 @@
 
 #include "gtest/gtest.h"
 
+#include <cstdlib>
+#include <string>
+
+#include <unistd.h>
+
 using namespace tuner;
 
 namespace {
@@ -59,6 +64,63 @@ TEST(RunProcess, Timeout) {
   EXPECT_EQ(result.kind, ProcessResult::Kind::TimedOut);
   EXPECT_GE(result.wallSeconds, 0.3);
   EXPECT_LT(result.wallSeconds, 10.0);
+}
+
+/// Whether process `pid` is gone (or only a zombie waiting for its reaper).
+bool gone(pid_t pid) {
+  std::string stat = readOutput("/proc/" + std::to_string(pid) + "/stat");
+  if (stat.empty())
+    return true;
+  size_t paren = stat.rfind(')');
+  return paren != std::string::npos && paren + 2 < stat.size() &&
+         stat[paren + 2] == 'Z';
+}
+
+/// Waits up to 10 s for `pid` to be gone (its new parent reaps it).
+bool goneSoon(pid_t pid) {
+  for (int i = 0; i < 1000 && !gone(pid); ++i)
+    usleep(10000);
+  return gone(pid);
+}
+
+pid_t readPid(llvm::StringRef path) {
+  return static_cast<pid_t>(std::atol(readOutput(path).c_str()));
+}
+
+TEST(RunProcess, TimeoutKillsWhatTheChildStarted) {
+  // The shell is killed at the deadline, and so is the command it runs in
+  // the background: a timed-out user command must not keep running beside
+  // the next measurement.
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("process-test", "pid", path));
+  std::string script =
+      "sleep 60 & echo $! > " + std::string(path) + "; wait";
+  ProcessResult result = runShell(script, 1.0);
+  EXPECT_EQ(result.kind, ProcessResult::Kind::TimedOut);
+  pid_t grandchild = readPid(path);
+  ASSERT_GT(grandchild, 0);
+  EXPECT_TRUE(goneSoon(grandchild));
+  llvm::sys::fs::remove(path);
+}
+
+TEST(RunProcess, ExitKillsWhatTheChildLeftRunning) {
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("process-test", "pid", path));
+  std::string script = "sleep 60 & echo $! > " + std::string(path);
+  EXPECT_TRUE(runShell(script, 10).succeeded());
+  pid_t grandchild = readPid(path);
+  ASSERT_GT(grandchild, 0);
+  EXPECT_TRUE(goneSoon(grandchild));
+  llvm::sys::fs::remove(path);
+}
+
+TEST(RunProcess, SameFileForBothStreams) {
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("process-test", "txt", path));
+  llvm::StringRef args[] = {"/bin/sh", "-c", "echo out; echo err >&2"};
+  ASSERT_TRUE(runProcess("/bin/sh", args, path, path, 10).succeeded());
+  EXPECT_EQ(readOutput(path), "out\nerr\n");
+  llvm::sys::fs::remove(path);
 }
 
 TEST(RunProcess, MissingProgram) {

@@ -1,0 +1,26 @@
+#!/bin/sh
+# Usage: interrupt.sh DIR SIGNAL TOOL ARGS...
+# Starts TOOL, whose command records the pid of a background `sleep` in
+# DIR/pid, sends SIGNAL to TOOL once that file exists, and checks that the
+# sleep is gone within 10 s. Prints the tool's exit status (128 + the
+# signal when the signal ended it), then "orphan killed" or "orphan left".
+dir=$1; signal=$2; shift 2
+"$@" > "$dir/out" 2>&1 &
+tool=$!
+i=0
+while [ ! -s "$dir/pid" ]; do
+  i=$((i + 1))
+  if [ $i -gt 1200 ]; then echo "no pid file"; kill -KILL $tool; exit 1; fi
+  sleep 0.1
+done
+kill -"$signal" $tool
+wait $tool
+echo "tool exit $?"
+pid=$(cat "$dir/pid")
+i=0
+while [ -d "/proc/$pid" ] && ! grep -q ') Z' "/proc/$pid/stat" 2>/dev/null; do
+  i=$((i + 1))
+  if [ $i -gt 100 ]; then echo "orphan left"; kill -KILL "$pid"; exit 1; fi
+  sleep 0.1
+done
+echo "orphan killed"
