@@ -25,12 +25,13 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import shlex
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from machine import machine_line
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_DIR = BENCH_DIR.parent
@@ -40,18 +41,6 @@ STRATEGIES = [("BSE", "beam-exec", False, []), ("BSM", "beam", False, []),
               ("BSM+exec", "beam", True, []), ("MCTS", "mcts", True, []),
               ("MCTS+correction", "mcts", True, ["model-correction=true"]),
               ("MCTS+diverse", "mcts", True, ["diverse-top-k=true"])]
-
-
-def machine():
-    model = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} cores"
 
 
 def extra_options(kernel):
@@ -168,7 +157,7 @@ def main():
 
     guided = [label for label, _, _, _ in chosen if label != "BSE"]
     lines = [
-        f"Search strategies on {machine()}, "
+        f"Search strategies on {machine_line()}, "
         f"{datetime.date.today().isoformat()}",
         "",
         "`" + " ".join(shlex.quote(a) for a in [str(Path(sys.argv[0]))] + sys.argv[1:]) + "`",

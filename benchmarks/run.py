@@ -47,6 +47,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from machine import machine_record
+
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_DIR = BENCH_DIR.parent
 KERNEL_DIR = BENCH_DIR / "kernels"
@@ -1044,19 +1046,6 @@ def tables(rows, args):
     return "\n\n".join(parts)
 
 
-def machine():
-    model = platform.processor() or "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {"cpu": model, "cores": os.cpu_count(),
-            "kernel": platform.release(), "host": platform.node()}
-
-
 def notes(args, tools, peers, kernels, rows, info):
     threads = ", ".join(str(t) for t in args.threads)
     counts = "T = %s (one table per T)" % threads \
@@ -1275,7 +1264,7 @@ def main():
         rows += measure_kernel(kernel, args, tools, peers, halide, work,
                                dict(os.environ))
 
-    info = machine()
+    info = machine_record()
     text = tables(rows, args) + "\n\n" + notes(args, tools, peers, kernels,
                                                rows, info) + "\n"
     print(text)

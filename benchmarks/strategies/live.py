@@ -16,9 +16,12 @@ import datetime
 import json
 import math
 import os
-import platform
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir))
+from machine import machine_line  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -114,13 +117,8 @@ def main():
         values = [v for v in values if v]
         geo.append(f"**{math.exp(sum(map(math.log, values)) / len(values)):.2f}x**" if values else "—")
     lines.append("| geomean | " + " | ".join(geo) + " |")
-    model = ""
-    try:
-        model = next(l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
     lines.append("")
-    lines.append(f"Machine: {model}, {os.cpu_count()} cores, {platform.system()}. {started.strftime('%Y-%m-%d %H:%M')} UTC.")
+    lines.append(f"Machine: {machine_line()}. {started.strftime('%Y-%m-%d %H:%M')} UTC.")
     lines.append("Command: `benchmarks/strategies/live.py " + " ".join(sys.argv[1:]) + "`")
     lines.append("Speedup: each run's baseline (the untuned kernel, measured in that run) over the best schedule it found; "
                  "`meas.` counts measured candidates, the search seconds include compiling and timing them.")

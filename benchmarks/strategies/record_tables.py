@@ -18,9 +18,12 @@ import datetime
 import json
 import lzma
 import os
-import platform
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir))
+from machine import machine_line  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -29,18 +32,6 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 def run(cmd, **kw):
     print("+", " ".join(cmd), file=sys.stderr)
     return subprocess.run(cmd, check=True, **kw)
-
-
-def machine():
-    model = ""
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
 
 
 def record(kernel, build, out, work):
@@ -93,7 +84,7 @@ def record(kernel, build, out, work):
         "median_s": sorted(times)[len(times) // 2],
         "command": " ".join(command).replace(ROOT + "/", ""),
         "recorded_by": "benchmarks/strategies/record_tables.py --kernels " + kernel,
-        "machine": machine(),
+        "machine": machine_line(),
         "started": started.isoformat(timespec="seconds"),
         "finished": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
     }
