@@ -202,8 +202,9 @@ toBufferSpec(Type type, bool isResult, const llvm::Twine &what,
     if (!isResult) {
       double value = scalarValue.value_or(defaultScalarValue(*element));
       if (!fitsElementKind(*element, value))
-        return fail("the value " + llvm::formatv("{0}", value).str() +
-                    " given for it is not a " + typeToString(type));
+        return fail("the value " + llvm::formatv("{0}", llvm::format("%g", value)).str() +
+                    " given for it is not a value of type " +
+                    typeToString(type));
       buffer.value = value;
     }
     return buffer;
@@ -223,8 +224,8 @@ toBufferSpec(Type type, bool isResult, const llvm::Twine &what,
     if (Attribute space = memref.getMemorySpace()) {
       // Integer memory spaces are host memory (the lowering drops them).
       if (space.getDialect().getNamespace() == "gpu")
-        return fail("its memory space is a GPU address space, which the host "
-                    "cannot run (measure it on a GPU target)");
+        return fail("its memory space is a GPU address space, which host code "
+                    "cannot run (the harness runs the function on the CPU)");
       if (!isa<IntegerAttr>(space))
         return fail("the harness maps only integer memory spaces to host "
                     "memory");
