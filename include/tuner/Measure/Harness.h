@@ -45,6 +45,12 @@ struct BufferSpec {
   /// Static sizes, outermost first; empty for rank 0. With `vectorRank`,
   /// the last `vectorRank` sizes are those of each element's vector.
   llvm::SmallVector<int64_t, 4> shape;
+  /// True for out-params (original results), appended after the arguments.
+  bool isResult = false;
+  /// Whether its contents after the call are outputs to verify: results and
+  /// memref arguments are; tensor arguments are not (bufferization may reuse
+  /// their buffers in place, which is not an observable result).
+  bool compared = true;
   /// Trailing sizes of `shape` that belong to the element type (a vector):
   /// the memref descriptor has rank shape.size() - vectorRank.
   unsigned vectorRank = 0;
@@ -53,12 +59,6 @@ struct BufferSpec {
   /// The value every element holds before the call, instead of random data
   /// (scalar arguments: a fixed value, see `defaultScalarValue`).
   std::optional<double> value;
-  /// True for out-params (original results), appended after the arguments.
-  bool isResult = false;
-  /// Whether its contents after the call are outputs to verify: results and
-  /// memref arguments are; tensor arguments are not (bufferization may reuse
-  /// their buffers in place, which is not an observable result).
-  bool compared = true;
 
   int64_t numElements() const;
   uint64_t byteSize() const {
