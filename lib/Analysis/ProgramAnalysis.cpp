@@ -16,11 +16,12 @@
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/Interfaces/CastInterfaces.h"
-#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -170,6 +171,58 @@ static bool isAllowedInAffineNest(Operation *op) {
   Dialect *dialect = op->getDialect();
   return dialect && (dialect->getNamespace() == "arith" ||
                      dialect->getNamespace() == "math");
+}
+
+/// Whether `condition` may depend on the contents of memory or tensors
+/// (which the harness fills with random data): its backward slice within
+/// the function reads a memref or tensor, has memory effects, or holds an
+/// op with regions. Scalars, constants and loop indices do not.
+static bool dependsOnData(Value condition) {
+  SmallVector<Value> worklist{condition};
+  DenseSet<Operation *> visited;
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || !visited.insert(def).second)
+      continue;
+    if (def->getNumRegions() != 0 || !isMemoryEffectFree(def) ||
+        llvm::any_of(def->getOperandTypes(),
+                     [](Type type) { return isa<ShapedType>(type); }))
+      return true;
+    llvm::append_range(worklist, def->getOperands());
+  }
+  return false;
+}
+
+/// Why the affine nest rooted at `root` (an outermost affine.for) is left
+/// as it is, or std::nullopt when the tuner models it.
+static std::optional<std::string> opaqueReason(affine::AffineForOp root) {
+  std::optional<std::string> reason;
+  root->walk([&](Operation *op) {
+    if (op == root.getOperation() || op->getNumRegions() == 0 ||
+        isa<affine::AffineForOp, affine::AffineIfOp>(op))
+      return WalkResult::advance();
+    reason = ("it holds " + op->getName().getStringRef() +
+              ", which the tuner does not model (only affine.for and "
+              "affine.if nest in an affine nest)")
+                 .str();
+    return WalkResult::interrupt();
+  });
+  if (reason)
+    return reason;
+  for (Operation *parent = root->getParentOp();
+       parent && !isa<func::FuncOp>(parent); parent = parent->getParentOp()) {
+    if (isa<affine::AffineParallelOp>(parent))
+      return std::string("it is inside affine.parallel, whose loop the "
+                         "dependence analysis of the nest would count as one "
+                         "of its own");
+    if (auto ifOp = dyn_cast<scf::IfOp>(parent))
+      if (dependsOnData(ifOp.getCondition()))
+        return std::string(
+            "it is under an scf.if whose condition depends on the data, so "
+            "the random inputs of a measurement decide whether it runs at "
+            "all");
+  }
+  return std::nullopt;
 }
 
 bool tuner::hasLoopNests(func::FuncOp func) {
@@ -386,23 +439,11 @@ LogicalResult TreeBuilder::checkStructure() {
       }
       return WalkResult::skip();
     }
-    if (isa<affine::AffineForOp>(op)) {
-      if (op->getParentOp() != funcOp) {
-        op->emitError() << "affine.for nested in "
-                        << op->getParentOp()->getName()
-                        << " is not supported: the tuner models linalg ops "
-                           "and affine.for nests at function level only";
-        return WalkResult::interrupt();
-      }
+    // Affine nests anywhere: opaqueReason decides whether they are modeled.
+    // Other loops and conditionals are control flow the tuner leaves as it
+    // is, and looks into for affine nests.
+    if (isa<affine::AffineForOp>(op))
       return WalkResult::skip();
-    }
-    if (isa<LoopLikeOpInterface>(op)) {
-      op->emitError() << "function @" << func.getSymName() << " mixes "
-                      << op->getName()
-                      << " with linalg ops or affine nests: the tuner models "
-                         "only linalg ops and affine.for nests";
-      return WalkResult::interrupt();
-    }
     if (op->getDialect() && op->getDialect()->getNamespace() == "linalg") {
       op->emitError() << op->getName()
                       << " is not a structured linalg op (LinalgOp) and is "
@@ -426,17 +467,35 @@ FailureOr<ProgramTree> TreeBuilder::build() {
         shaped.hasStaticShape())
       createBuffer(argument, shaped);
   }
-  for (Block &block : func.getBody()) {
-    for (Operation &op : block) {
-      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-        if (failed(addLinalgNest(linalgOp)))
-          return failure();
-      } else if (auto forOp = dyn_cast<affine::AffineForOp>(op)) {
-        if (failed(addAffineNest(forOp)))
-          return failure();
-      }
+  // Nests in program order; an outermost affine.for under other control
+  // flow (scf.for, scf.if) is a nest too, numbered as the transform ops
+  // count them (every outermost affine.for, modeled or not).
+  int numOpaque = 0;
+  WalkResult walked = func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+      return failed(addLinalgNest(linalgOp)) ? WalkResult::interrupt()
+                                             : WalkResult::skip();
+    auto forOp = dyn_cast<affine::AffineForOp>(op);
+    if (!forOp)
+      return WalkResult::advance();
+    if (std::optional<std::string> why = opaqueReason(forOp)) {
+      forOp.emitWarning() << "affine nest nest_" << numAffineNests++
+                          << " is left as it is: " << *why;
+      ++numOpaque;
+      return WalkResult::skip();
     }
-  }
+    return failed(addAffineNest(forOp)) ? WalkResult::interrupt()
+                                        : WalkResult::skip();
+  });
+  if (walked.wasInterrupted())
+    return failure();
+  if (numOpaque > 0 && tree.nests.empty())
+    return func.emitError() << "function @" << func.getSymName()
+                            << " has no loop nest the tuner can transform: "
+                               "its "
+                            << numOpaque
+                            << " affine nest(s) are left as they are (see "
+                               "the warnings)";
   markFunctionResults();
   std::string problem = tree.verify();
   if (!problem.empty())

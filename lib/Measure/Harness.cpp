@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -64,14 +65,36 @@ int64_t BufferSpec::numElements() const {
   return count;
 }
 
+uint64_t BufferSpec::alignment() const {
+  uint64_t bytes = elementKindBytes(type);
+  for (int64_t size : llvm::ArrayRef(shape).take_back(vectorRank))
+    bytes *= uint64_t(std::max<int64_t>(size, 1));
+  return vectorRank ? std::max<uint64_t>(64, llvm::PowerOf2Ceil(bytes)) : 64;
+}
+
 std::string BufferSpec::typeString() const {
+  if (scalar)
+    return elementKindName(type).str();
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "memref<";
-  for (int64_t size : shape)
+  for (int64_t size : llvm::ArrayRef(shape).drop_back(vectorRank))
     os << size << "x";
-  os << elementKindName(type) << ">";
+  if (vectorRank) {
+    os << "vector<";
+    for (int64_t size : llvm::ArrayRef(shape).take_back(vectorRank))
+      os << size << "x";
+    os << elementKindName(type) << ">>";
+  } else {
+    os << elementKindName(type) << ">";
+  }
   return text;
+}
+
+double tuner::defaultScalarValue(ElementKind type) {
+  if (isFloatKind(type))
+    return 1.5;
+  return type == ElementKind::I1 ? 1 : 3;
 }
 
 uint64_t HarnessSpec::comparedBytes() const {
@@ -88,10 +111,17 @@ llvm::json::Value HarnessSpec::toJSON() const {
     Array shapeArray;
     for (int64_t size : buffer.shape)
       shapeArray.push_back(size);
-    bufferArray.push_back(Object{{"type", elementKindName(buffer.type)},
-                                 {"shape", std::move(shapeArray)},
-                                 {"result", buffer.isResult},
-                                 {"compared", buffer.compared}});
+    Object entry{{"type", elementKindName(buffer.type)},
+                 {"shape", std::move(shapeArray)},
+                 {"result", buffer.isResult},
+                 {"compared", buffer.compared}};
+    if (buffer.vectorRank)
+      entry["vector_rank"] = int64_t(buffer.vectorRank);
+    if (buffer.scalar)
+      entry["scalar"] = true;
+    if (buffer.value)
+      entry["value"] = *buffer.value;
+    bufferArray.push_back(std::move(entry));
   }
   // Seeds are 64-bit; JSON integers are signed, so the bits travel as int64.
   return Object{{"function", function},
@@ -161,6 +191,27 @@ HarnessSpec::fromJSON(const llvm::json::Value &json) {
       return fail("missing or non-boolean field 'result' or 'compared'");
     buffer.isResult = *isResult;
     buffer.compared = *compared;
+    if (const llvm::json::Value *vectorRank = entry->get("vector_rank")) {
+      std::optional<int64_t> rank = vectorRank->getAsInteger();
+      if (!rank || *rank < 0 || size_t(*rank) > buffer.shape.size())
+        return fail("'vector_rank' must be an integer in [0, rank of "
+                    "'shape']");
+      buffer.vectorRank = unsigned(*rank);
+    }
+    if (const llvm::json::Value *scalar = entry->get("scalar")) {
+      std::optional<bool> flag = scalar->getAsBoolean();
+      if (!flag)
+        return fail("'scalar' must be a boolean");
+      if (*flag && (!buffer.shape.empty() || buffer.vectorRank))
+        return fail("a scalar has an empty 'shape' and no 'vector_rank'");
+      buffer.scalar = *flag;
+    }
+    if (const llvm::json::Value *fill = entry->get("value")) {
+      std::optional<double> number = fill->getAsNumber();
+      if (!number)
+        return fail("'value' must be a number");
+      buffer.value = *number;
+    }
     spec.buffers.push_back(std::move(buffer));
   }
   return spec;
@@ -184,6 +235,48 @@ template <typename T> static T load(const uint8_t *data, int64_t index) {
   return value;
 }
 
+/// Stores `value` as element `index` of `type` (integers truncated toward
+/// zero, floats rounded to nearest).
+static void storeElement(ElementKind type, uint8_t *data, int64_t index,
+                         double value) {
+  switch (type) {
+  case ElementKind::I1:
+    store<uint8_t>(data, index, value != 0);
+    return;
+  case ElementKind::I8:
+    store<int8_t>(data, index, int8_t(value));
+    return;
+  case ElementKind::I16:
+    store<int16_t>(data, index, int16_t(value));
+    return;
+  case ElementKind::I32:
+    store<int32_t>(data, index, int32_t(value));
+    return;
+  case ElementKind::I64:
+  case ElementKind::Index:
+    store<int64_t>(data, index, int64_t(value));
+    return;
+  case ElementKind::F16:
+  case ElementKind::BF16: {
+    llvm::APFloat converted(value);
+    bool lostInfo;
+    converted.convert(type == ElementKind::F16 ? llvm::APFloat::IEEEhalf()
+                                               : llvm::APFloat::BFloat(),
+                      llvm::APFloat::rmNearestTiesToEven, &lostInfo);
+    store<uint16_t>(data, index,
+                    uint16_t(converted.bitcastToAPInt().getZExtValue()));
+    return;
+  }
+  case ElementKind::F32:
+    store<float>(data, index, float(value));
+    return;
+  case ElementKind::F64:
+    store<double>(data, index, value);
+    return;
+  }
+  llvm_unreachable("unknown element type");
+}
+
 void tuner::fillRandom(const BufferSpec &buffer, uint64_t seed,
                        unsigned bufferIndex,
                        llvm::MutableArrayRef<uint8_t> data) {
@@ -198,6 +291,11 @@ void tuner::fillRandom(const BufferSpec &buffer, uint64_t seed,
   auto integer = [&](int64_t low, uint64_t range) {
     return low + int64_t(nextRandom(state) % range);
   };
+  if (buffer.value) {
+    for (int64_t i = 0; i < count; ++i)
+      storeElement(buffer.type, bytes, i, *buffer.value);
+    return;
+  }
   for (int64_t i = 0; i < count; ++i) {
     switch (buffer.type) {
     case ElementKind::I1:

@@ -20,6 +20,8 @@
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -133,8 +135,94 @@ struct MarkArgumentsNoAlias
 };
 } // namespace
 
+namespace {
+/// Drops integer memory spaces from every memref type in host functions
+/// (function types, block arguments, results and type attributes alike):
+/// on the host, memory space 1 is the same memory as the default one, and
+/// LLVM would otherwise give its pointers an address space the x86 backend
+/// reads as a segment register. Functions inside gpu.module are left alone.
+struct DropHostMemorySpaces
+    : public PassWrapper<DropHostMemorySpaces, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DropHostMemorySpaces)
+
+  StringRef getArgument() const final { return "tuner-drop-memory-spaces"; }
+  StringRef getDescription() const final {
+    return "Map integer memory spaces of host memrefs to the default one";
+  }
+  void runOnOperation() override {
+    AttrTypeReplacer replacer;
+    replacer.addReplacement([](MemRefType type) -> std::optional<Type> {
+      if (!isa_and_nonnull<IntegerAttr>(type.getMemorySpace()))
+        return std::nullopt;
+      return MemRefType::get(type.getShape(), type.getElementType(),
+                             type.getLayout());
+    });
+    replacer.addReplacement(
+        [](UnrankedMemRefType type) -> std::optional<Type> {
+          if (!isa_and_nonnull<IntegerAttr>(type.getMemorySpace()))
+            return std::nullopt;
+          return UnrankedMemRefType::get(type.getElementType(), Attribute());
+        });
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      replacer.recursivelyReplaceElementsIn(func, /*replaceAttrs=*/true,
+                                            /*replaceLocs=*/false,
+                                            /*replaceTypes=*/true);
+  }
+};
+} // namespace
+
+LogicalResult tuner::convertScalarsToMemrefs(func::FuncOp function) {
+  auto isScalar = [](Type type) { return type.isIntOrIndexOrFloat(); };
+  FunctionType type = function.getFunctionType();
+  if (!llvm::any_of(type.getInputs(), isScalar) &&
+      !llvm::any_of(type.getResults(), isScalar))
+    return success();
+  if (auto module = function->getParentOfType<ModuleOp>())
+    if (!SymbolTable::symbolKnownUseEmpty(function, module))
+      return function.emitError()
+             << "@" << function.getSymName()
+             << " takes or returns scalars and is called within its module: "
+                "the harness passes scalars in memory, which its callers "
+                "would not";
+  function->getContext()->getOrLoadDialect<memref::MemRefDialect>();
+  Block &entry = function.getBody().front();
+  OpBuilder builder = OpBuilder::atBlockBegin(&entry);
+  SmallVector<Type> inputs;
+  for (BlockArgument argument : entry.getArguments()) {
+    Type argumentType = argument.getType();
+    if (!isScalar(argumentType)) {
+      inputs.push_back(argumentType);
+      continue;
+    }
+    auto memref = MemRefType::get({}, argumentType);
+    argument.setType(memref);
+    auto load = memref::LoadOp::create(builder, argument.getLoc(), argument,
+                                       ValueRange());
+    argument.replaceAllUsesExcept(load.getResult(), load);
+    inputs.push_back(memref);
+  }
+  SmallVector<Type> results;
+  for (Type result : type.getResults())
+    results.push_back(isScalar(result) ? MemRefType::get({}, result) : result);
+  function.walk([&](func::ReturnOp ret) {
+    OpBuilder returnBuilder(ret);
+    for (OpOperand &operand : ret->getOpOperands()) {
+      if (!isScalar(operand.get().getType()))
+        continue;
+      auto memref = MemRefType::get({}, operand.get().getType());
+      Value out = memref::AllocOp::create(returnBuilder, ret.getLoc(), memref);
+      memref::StoreOp::create(returnBuilder, ret.getLoc(), operand.get(), out,
+                              ValueRange());
+      operand.set(out);
+    }
+  });
+  function.setFunctionType(builder.getFunctionType(inputs, results));
+  return success();
+}
+
 void tuner::buildCpuLoweringPipeline(OpPassManager &pm,
                                      const CpuLoweringOptions &options) {
+  pm.addPass(std::make_unique<DropHostMemorySpaces>());
   // Tensors to buffers: every function takes identity-layout memrefs and
   // returns nothing, its results written to out-params appended to its
   // arguments (which is the harness's calling convention).

@@ -131,33 +131,124 @@ static std::string typeToString(Type type) {
   return text;
 }
 
+/// Whether `value` is exactly representable as an element of `type` (what a
+/// user may give a scalar argument).
+static bool fitsElementKind(ElementKind type, double value) {
+  if (isFloatKind(type))
+    return true;
+  if (value != std::trunc(value))
+    return false;
+  switch (type) {
+  case ElementKind::I1:
+    return value == 0 || value == 1;
+  case ElementKind::I8:
+    return value >= -128 && value <= 127;
+  case ElementKind::I16:
+    return value >= -32768 && value <= 32767;
+  case ElementKind::I32:
+    return value >= -2147483648.0 && value <= 2147483647.0;
+  default:
+    // Integers the double holds exactly.
+    return std::fabs(value) <= 9007199254740992.0;
+  }
+}
+
+/// The element vector of a memref or tensor of vectors, or why the harness
+/// cannot lay it out: LLVM pads a vector to a power-of-two size and packs
+/// i1 vectors into bits, so only vectors whose innermost dimension fills a
+/// power of two of bytes are contiguous arrays of their elements.
+static llvm::Expected<std::pair<ElementKind, llvm::SmallVector<int64_t>>>
+vectorElement(VectorType vector) {
+  auto fail = [](const llvm::Twine &why) {
+    return llvm::createStringError(why);
+  };
+  if (vector.isScalable())
+    return fail("scalable vectors have no size the harness knows");
+  std::optional<ElementKind> element = toElementKind(vector.getElementType());
+  if (!element || *element == ElementKind::I1)
+    return fail("the element type of the vector is not one the harness "
+                "handles (i8, i16, i32, i64, index, f16, bf16, f32, f64)");
+  uint64_t innermost =
+      uint64_t(vector.getShape().back()) * elementKindBytes(*element);
+  if (!llvm::isPowerOf2_64(innermost))
+    return fail("LLVM pads a vector of " + llvm::Twine(innermost) +
+                " bytes to a power of two, so its memory is not the "
+                "contiguous elements the harness fills");
+  return std::make_pair(*element, llvm::SmallVector<int64_t>(
+                                      vector.getShape().begin(),
+                                      vector.getShape().end()));
+}
+
 /// The buffer for one argument or result, or why the harness cannot feed it.
-static llvm::Expected<BufferSpec> toBufferSpec(Type type, bool isResult,
-                                               const llvm::Twine &what) {
+/// `scalarValue` is the user's value for a scalar argument.
+static llvm::Expected<BufferSpec>
+toBufferSpec(Type type, bool isResult, const llvm::Twine &what,
+             std::optional<double> scalarValue = std::nullopt) {
   auto fail = [&](const llvm::Twine &why) {
     return llvm::createStringError(what + " has type " + typeToString(type) +
                                    ": " + why);
   };
+  if (type.isIntOrIndexOrFloat()) {
+    // A rank-0 memref of the lowered function (convertScalarsToMemrefs).
+    std::optional<ElementKind> element = toElementKind(type);
+    if (!element)
+      return fail("unsupported scalar type (the harness handles i1, i8, i16, "
+                  "i32, i64, index, f16, bf16, f32, f64)");
+    BufferSpec buffer;
+    buffer.type = *element;
+    buffer.scalar = true;
+    buffer.isResult = isResult;
+    buffer.compared = isResult;
+    if (!isResult) {
+      double value = scalarValue.value_or(defaultScalarValue(*element));
+      if (!fitsElementKind(*element, value))
+        return fail("the value " + llvm::formatv("{0}", llvm::format("%g", value)).str() +
+                    " given for it is not a value of type " +
+                    typeToString(type));
+      buffer.value = value;
+    }
+    return buffer;
+  }
+  if (scalarValue)
+    return fail("a value is given for it, but it is not a scalar");
   auto shaped = dyn_cast<ShapedType>(type);
   if (!shaped || !isa<RankedTensorType, MemRefType>(type))
-    return fail("the harness feeds only ranked tensors and memrefs, not "
-                "scalars or other types");
+    return fail("the harness feeds only ranked tensors, memrefs and integer, "
+                "index or float scalars");
   if (!shaped.hasStaticShape())
     return fail("the harness needs static shapes");
   if (auto memref = dyn_cast<MemRefType>(type)) {
     if (!memref.getLayout().isIdentity())
       return fail("the harness passes contiguous row-major memrefs; use an "
                   "identity layout");
-    if (memref.getMemorySpace())
-      return fail("the harness passes host memory; drop the memory space");
+    if (Attribute space = memref.getMemorySpace()) {
+      // Integer memory spaces are host memory (the lowering drops them).
+      if (space.getDialect().getNamespace() == "gpu")
+        return fail("its memory space is a GPU address space, which host code "
+                    "cannot run (the harness runs the function on the CPU)");
+      if (!isa<IntegerAttr>(space))
+        return fail("the harness maps only integer memory spaces to host "
+                    "memory");
+    }
   }
-  std::optional<ElementKind> element = toElementKind(shaped.getElementType());
-  if (!element)
-    return fail("unsupported element type (the harness handles i1, i8, i16, "
-                "i32, i64, index, f16, bf16, f32, f64)");
   BufferSpec buffer;
-  buffer.type = *element;
-  buffer.shape.assign(shaped.getShape().begin(), shaped.getShape().end());
+  Type elementType = shaped.getElementType();
+  if (auto vector = dyn_cast<VectorType>(elementType)) {
+    auto element = vectorElement(vector);
+    if (!element)
+      return fail(llvm::toString(element.takeError()));
+    buffer.type = element->first;
+    buffer.vectorRank = element->second.size();
+    buffer.shape.assign(shaped.getShape().begin(), shaped.getShape().end());
+    buffer.shape.append(element->second.begin(), element->second.end());
+  } else {
+    std::optional<ElementKind> element = toElementKind(elementType);
+    if (!element)
+      return fail("unsupported element type (the harness handles i1, i8, i16, "
+                  "i32, i64, index, f16, bf16, f32, f64 and vectors of them)");
+    buffer.type = *element;
+    buffer.shape.assign(shaped.getShape().begin(), shaped.getShape().end());
+  }
   buffer.isResult = isResult;
   // A tensor argument's buffer may be reused in place by bufferization:
   // its contents afterwards are not a result of the function.
@@ -165,16 +256,47 @@ static llvm::Expected<BufferSpec> toBufferSpec(Type type, bool isResult,
   return buffer;
 }
 
-llvm::Expected<HarnessSpec> tuner::buildHarnessSpec(func::FuncOp function,
-                                                    uint64_t seed) {
+llvm::Expected<std::map<unsigned, double>>
+tuner::parseScalarValues(llvm::StringRef text) {
+  std::map<unsigned, double> values;
+  llvm::SmallVector<llvm::StringRef> items;
+  text.split(items, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (llvm::StringRef item : items) {
+    auto [name, number] = item.trim().split('=');
+    unsigned index;
+    double value;
+    if (!name.consume_front("arg") || name.getAsInteger(10, index) ||
+        number.trim().getAsDouble(value))
+      return llvm::createStringError(
+          "scalar values: expected 'arg<N>=<number>' (e.g. arg0=2.5), got '" +
+          item.trim() + "'");
+    if (!values.emplace(index, value).second)
+      return llvm::createStringError("scalar values: arg" +
+                                     llvm::Twine(index) + " is given twice");
+  }
+  return values;
+}
+
+llvm::Expected<HarnessSpec>
+tuner::buildHarnessSpec(func::FuncOp function, uint64_t seed,
+                        const std::map<unsigned, double> &scalarValues) {
   HarnessSpec spec;
   spec.function = function.getSymName().str();
   spec.seed = seed;
   FunctionType type = function.getFunctionType();
   std::string name = "@" + spec.function;
+  if (!scalarValues.empty() &&
+      scalarValues.rbegin()->first >= type.getNumInputs())
+    return llvm::createStringError(
+        "a value is given for arg" + llvm::Twine(scalarValues.rbegin()->first) +
+        " but " + name + " takes " + llvm::Twine(type.getNumInputs()) +
+        " arguments");
   for (auto [index, input] : llvm::enumerate(type.getInputs())) {
+    auto given = scalarValues.find(index);
     llvm::Expected<BufferSpec> buffer = toBufferSpec(
-        input, false, "argument #" + llvm::Twine(index) + " of " + name);
+        input, false, "argument #" + llvm::Twine(index) + " of " + name,
+        given == scalarValues.end() ? std::nullopt
+                                    : std::optional<double>(given->second));
     if (!buffer)
       return buffer.takeError();
     spec.buffers.push_back(std::move(*buffer));
@@ -341,7 +463,7 @@ llvm::Error Measurer::initialize(ModuleOp original, llvm::StringRef function,
   if (func.isExternal())
     return llvm::createStringError("@" + function +
                                    " is a declaration without a body");
-  llvm::Expected<HarnessSpec> spec = buildHarnessSpec(func, options.seed);
+  llvm::Expected<HarnessSpec> spec = buildHarnessSpec(func, options.seed, options.scalarValues);
   if (!spec)
     return spec.takeError();
   harnessSpec = std::move(*spec);
@@ -499,8 +621,10 @@ lowerToLLVMIR(const DialectRegistry &registry, llvm::StringRef text,
   if (candidateSignature != signature)
     return fail("@" + functionName + " has type " + candidateSignature +
                 ", the baseline's is " + signature);
-  // The harness needs the symbol exported.
+  // The harness needs the symbol exported, and passes only memrefs.
   func.setPublic();
+  if (failed(convertScalarsToMemrefs(func)))
+    return fail("the harness cannot call @" + functionName);
 
   PassManager pm(&context, ModuleOp::getOperationName());
   buildCpuLoweringPipeline(pm, lowering);

@@ -97,6 +97,10 @@ LogicalResult TunerAutotunePass::checkOptions() {
     emitError(module, "'strategy-options'", std::move(error));
     return failure();
   }
+  if (auto values = parseScalarValues(scalars); !values) {
+    emitError(module, "'scalars'", values.takeError());
+    return failure();
+  }
   return success();
 }
 
@@ -160,6 +164,8 @@ void TunerAutotunePass::runOnOperation() {
   options.measure.timeoutSeconds = timeout;
   options.measure.jobs = jobs;
   options.measure.pinCore = pinCore;
+  // checkOptions has parsed it.
+  options.measure.scalarValues = llvm::cantFail(parseScalarValues(scalars));
   options.database = *opened ? &**opened : nullptr;
   bool interactive = llvm::errs().is_displayed();
   if (interactive)

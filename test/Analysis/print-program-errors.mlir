@@ -51,8 +51,8 @@ func.func @scf_for_around_linalg(%A: memref<4x4xf32>, %B: memref<4x4xf32>, %C: m
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  // expected-error @+1 {{function @scf_for_around_linalg mixes scf.for with linalg ops or affine nests: the tuner models only linalg ops and affine.for nests}}
   scf.for %t = %c0 to %c4 step %c1 {
+    // expected-error @+1 {{linalg.matmul nested in scf.for is not supported: the tuner models linalg ops and affine.for nests at function level only}}
     linalg.matmul ins(%A, %B : memref<4x4xf32>, memref<4x4xf32>) outs(%C : memref<4x4xf32>)
   }
   return

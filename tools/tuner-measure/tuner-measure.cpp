@@ -69,6 +69,11 @@ static cl::opt<int> core("core", cl::desc("Pin the harness to a core (-1: no)"),
                          cl::init(-1), cl::cat(category));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"),
                               cl::init(1), cl::cat(category));
+static cl::opt<std::string>
+    scalars("scalars",
+            cl::desc("Values of scalar arguments, e.g. arg0=2.5,arg2=7 "
+                     "(default: 1.5 for floats, 3 for integers, 1 for i1)"),
+            cl::init(""), cl::cat(category));
 static cl::opt<std::string> targetSpec("target",
                                        cl::desc("'host' or a target JSON file"),
                                        cl::init("host"), cl::cat(category));
@@ -168,6 +173,11 @@ int main(int argc, char **argv) {
   options.lowering.openmp = openmp;
   options.pinCore = core;
   options.seed = seed;
+  llvm::Expected<std::map<unsigned, double>> scalarValues =
+      parseScalarValues(scalars);
+  if (!scalarValues)
+    return error(llvm::toString(scalarValues.takeError()));
+  options.scalarValues = std::move(*scalarValues);
   options.keepFiles = keepFiles;
   options.workDirectory = workDirectory;
 

@@ -218,11 +218,13 @@ public:
     for (auto [index, bufferSpec] : llvm::enumerate(spec.buffers)) {
       Buffer &buffer = buffers[index];
       buffer.bytes = bufferSpec.byteSize();
-      // 64-byte aligned (a cache line, an AVX-512 register), never empty.
-      uint64_t allocated =
-          std::max<uint64_t>(64, (buffer.bytes + 63) / 64 * 64);
+      // 64-byte aligned (a cache line, an AVX-512 register; more for
+      // larger vector elements), never empty.
+      uint64_t alignment = bufferSpec.alignment();
+      uint64_t allocated = std::max<uint64_t>(
+          alignment, (buffer.bytes + alignment - 1) / alignment * alignment);
       buffer.data.reset(
-          static_cast<uint8_t *>(std::aligned_alloc(64, allocated)));
+          static_cast<uint8_t *>(std::aligned_alloc(alignment, allocated)));
       if (!buffer.data)
         fail("cannot allocate " + llvm::Twine(allocated) + " bytes for " +
              bufferSpec.typeString());
@@ -231,7 +233,7 @@ public:
           llvm::MutableArrayRef<uint8_t>(buffer.data.get(), buffer.bytes));
       if (keepPristine) {
         buffer.pristine.reset(
-            static_cast<uint8_t *>(std::aligned_alloc(64, allocated)));
+            static_cast<uint8_t *>(std::aligned_alloc(alignment, allocated)));
         if (!buffer.pristine)
           fail("cannot allocate " + llvm::Twine(allocated) + " bytes for " +
                bufferSpec.typeString());
@@ -239,13 +241,17 @@ public:
       }
       int64_t pointer = int64_t(reinterpret_cast<intptr_t>(buffer.data.get()));
       buffer.descriptor = {pointer, pointer, /*offset=*/0};
-      for (int64_t size : bufferSpec.shape)
+      // The descriptor counts whole elements: a vector element's sizes are
+      // not among its dimensions.
+      llvm::ArrayRef<int64_t> sizes =
+          llvm::ArrayRef(bufferSpec.shape).drop_back(bufferSpec.vectorRank);
+      for (int64_t size : sizes)
         buffer.descriptor.push_back(size);
-      std::vector<int64_t> strides(bufferSpec.shape.size());
+      std::vector<int64_t> strides(sizes.size());
       int64_t stride = 1;
       for (size_t dim = strides.size(); dim-- > 0;) {
         strides[dim] = stride;
-        stride *= bufferSpec.shape[dim];
+        stride *= sizes[dim];
       }
       buffer.descriptor.insert(buffer.descriptor.end(), strides.begin(),
                                strides.end());

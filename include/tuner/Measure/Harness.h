@@ -37,9 +37,13 @@ bool isFloatKind(ElementKind type);
 
 /// One memref argument of the lowered function `_mlir_ciface_<function>`:
 /// an original argument, or an out-param appended for an original result.
+/// A scalar argument or result of the original function is a rank-0 memref
+/// of the lowered one (see `convertScalarsToMemrefs`); a memref of vectors
+/// is described element by element, the vector's sizes trailing `shape`.
 struct BufferSpec {
   ElementKind type = ElementKind::F32;
-  /// Static sizes, outermost first; empty for rank 0.
+  /// Static sizes, outermost first; empty for rank 0. With `vectorRank`,
+  /// the last `vectorRank` sizes are those of each element's vector.
   llvm::SmallVector<int64_t, 4> shape;
   /// True for out-params (original results), appended after the arguments.
   bool isResult = false;
@@ -47,14 +51,33 @@ struct BufferSpec {
   /// memref arguments are; tensor arguments are not (bufferization may reuse
   /// their buffers in place, which is not an observable result).
   bool compared = true;
+  /// Trailing sizes of `shape` that belong to the element type (a vector):
+  /// the memref descriptor has rank shape.size() - vectorRank.
+  unsigned vectorRank = 0;
+  /// True for a scalar of the original function (rank 0, no vector).
+  bool scalar = false;
+  /// The value every element holds before the call, instead of random data
+  /// (scalar arguments: a fixed value, see `defaultScalarValue`).
+  std::optional<double> value;
 
   int64_t numElements() const;
   uint64_t byteSize() const {
     return uint64_t(numElements()) * elementKindBytes(type);
   }
-  /// E.g. "memref<64x64xf32>".
+  /// Rank of the memref descriptor the harness passes.
+  unsigned descriptorRank() const { return shape.size() - vectorRank; }
+  /// Byte alignment of the allocation: 64, or a vector element's size
+  /// where that is larger (LLVM assumes vectors aligned to their size).
+  uint64_t alignment() const;
+  /// E.g. "memref<64x64xf32>", "memref<16xvector<8xf32>>", or "f32" for a
+  /// scalar.
   std::string typeString() const;
 };
+
+/// The value of a scalar argument of `type` when the user gives none: 1.5
+/// for floats (exact in every float type), 3 for integers and index, 1
+/// (true) for i1.
+double defaultScalarValue(ElementKind type);
 
 /// Everything `tuner-run` needs besides the shared object and run options.
 struct HarnessSpec {
@@ -68,7 +91,7 @@ struct HarnessSpec {
   uint64_t comparedBytes() const;
 
   /// {"function", "seed", "buffers": [{"type", "shape", "result",
-  /// "compared"}]}.
+  /// "compared"} and, where set, "vector_rank", "scalar", "value"]}.
   llvm::json::Value toJSON() const;
   /// Reads what toJSON writes; errors name the offending field or buffer.
   static llvm::Expected<HarnessSpec> fromJSON(const llvm::json::Value &json);
@@ -81,7 +104,7 @@ constexpr unsigned kMaxHarnessBuffers = 32;
 /// values that depend only on `seed`, `bufferIndex` and the element type:
 /// floats uniform in [-1, 1) (multiples of 1/256 for f16/bf16, which both
 /// hold exactly), integers in [-8, 8) for i8 and [-64, 64) for wider ones,
-/// i1 in {0, 1}.
+/// i1 in {0, 1}. A buffer with a `value` holds that value everywhere.
 void fillRandom(const BufferSpec &buffer, uint64_t seed, unsigned bufferIndex,
                 llvm::MutableArrayRef<uint8_t> data);
 

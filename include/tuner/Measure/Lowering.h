@@ -12,8 +12,13 @@
 #ifndef TUNER_MEASURE_LOWERING_H
 #define TUNER_MEASURE_LOWERING_H
 
+#include "mlir/Support/LLVM.h"
+
 namespace mlir {
 class OpPassManager;
+namespace func {
+class FuncOp;
+} // namespace func
 } // namespace mlir
 
 namespace tuner {
@@ -28,7 +33,10 @@ struct CpuLoweringOptions {
 
 /// Appends the lowering to `pm`, which must be anchored on builtin.module.
 ///
-/// One-shot bufferization (function boundaries, identity layouts), results to
+/// Integer memory spaces of memrefs in host functions (outside gpu.module)
+/// are dropped first: host memory is one address space. Other memory spaces
+/// (a GPU address space) are left for the LLVM conversion to refuse. Then
+/// one-shot bufferization (function boundaries, identity layouts), results to
 /// out-params, buffer deallocation, linalg to loops, forall to parallel,
 /// vector masks/multi-reductions/transfers to 1-D vector ops (contractions
 /// as outer products), affine to scf, parallel loops to OpenMP, then
@@ -37,6 +45,14 @@ struct CpuLoweringOptions {
 /// pipeline (or the translation to LLVM IR) fail.
 void buildCpuLoweringPipeline(mlir::OpPassManager &pm,
                               const CpuLoweringOptions &options = {});
+
+/// Rewrites `function` for the harness, which passes only memrefs: each
+/// scalar argument (integer, index or float) becomes a rank-0 memref loaded
+/// at entry, and each scalar result a rank-0 memref allocated and stored at
+/// every return (which the pipeline turns into an out-param, in result
+/// order). Fails, with an error at the function, when the function is
+/// called within its module (its callers would no longer match).
+mlir::LogicalResult convertScalarsToMemrefs(mlir::func::FuncOp function);
 
 /// Registers the pipeline as `--tuner-lower-cpu` (options `openmp`,
 /// `num-threads`) for tuner-opt.

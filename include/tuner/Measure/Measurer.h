@@ -33,6 +33,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -68,6 +69,9 @@ struct MeasureOptions {
   int pinCore = -1;
   /// Seed of the random inputs.
   uint64_t seed = 1;
+  /// Values of scalar arguments by argument number; the others get
+  /// defaultScalarValue.
+  std::map<unsigned, double> scalarValues;
   /// A timing during which other processes kept more than this many cores
   /// busy, on average, is taken again (after a pause), up to
   /// `contentionRetries` times; the least disturbed one is kept.
@@ -215,11 +219,20 @@ private:
 
 /// The harness spec for `function`: one buffer per argument (compared if it
 /// is a memref, since the function may write it) and one out-param per
-/// result (compared). Fails, naming the argument or result, on dynamic
-/// shapes, scalars, non-identity layouts, memory spaces and unsupported
-/// element types.
-llvm::Expected<HarnessSpec> buildHarnessSpec(mlir::func::FuncOp function,
-                                             uint64_t seed);
+/// result (compared). A scalar argument is a rank-0 buffer holding
+/// `scalarValues[i]` (keyed by argument number), else defaultScalarValue; a
+/// scalar result is a compared rank-0 out-param. Fails, naming the argument
+/// or result, on dynamic shapes, non-identity layouts, memory spaces other
+/// than integer ones (a GPU address space), element types the harness
+/// cannot fill, and values given for arguments that are not scalars or do
+/// not fit their type.
+llvm::Expected<HarnessSpec>
+buildHarnessSpec(mlir::func::FuncOp function, uint64_t seed,
+                 const std::map<unsigned, double> &scalarValues = {});
+
+/// Parses "arg0=2.5,arg3=7" (scalar argument values by argument number).
+llvm::Expected<std::map<unsigned, double>>
+parseScalarValues(llvm::StringRef text);
 
 /// The longest reduction under `root`: the largest product of static
 /// reduction-loop extents over linalg ops; without linalg ops, the largest

@@ -194,6 +194,10 @@ def TunerAutotune : Pass<"tuner-autotune", "mlir::ModuleOp"> {
            "Candidates compiled in parallel (0: one per core)">,
     Option<"pinCore", "pin-core", "int", /*default=*/"-1",
            "Pin timed runs to this core (-1: no pinning)">,
+    Option<"scalars", "scalars", "std::string", /*default=*/"\"\"",
+           "Values of scalar arguments in the measurements, e.g. "
+           "arg0=2.5,arg2=7 (default: 1.5 for floats, 3 for integers, "
+           "1 for i1)">,
   ] # TunerSpaceOptions;
 }
 

@@ -77,8 +77,20 @@ TEST_F(SpecTest, TensorsMemrefsAndResults) {
 }
 
 TEST_F(SpecTest, RejectsWhatTheHarnessCannotFeed) {
-  EXPECT_NE(specError("func.func @f(%x: f32, %m: memref<4xf32>) { return }")
-                .find("argument #0 of @f has type f32"),
+  EXPECT_NE(specError("func.func @f(%x: f8E4M3FN, %m: memref<4xf32>) { "
+                      "return }")
+                .find("argument #0 of @f has type f8E4M3FN: unsupported "
+                      "scalar type"),
+            std::string::npos);
+  EXPECT_NE(specError("func.func @f(%m: memref<4xvector<3xf32>>) { return }")
+                .find("LLVM pads a vector of 12 bytes"),
+            std::string::npos);
+  EXPECT_NE(specError("func.func @f(%m: memref<4xvector<8xi1>>) { return }")
+                .find("element type of the vector"),
+            std::string::npos);
+  EXPECT_NE(specError("func.func @f(%m: memref<4xf32, \"shared\">) { "
+                      "return }")
+                .find("only integer memory spaces"),
             std::string::npos);
   EXPECT_NE(specError("func.func @f(%m: memref<?x4xf32>) { return }")
                 .find("static shapes"),
@@ -90,15 +102,58 @@ TEST_F(SpecTest, RejectsWhatTheHarnessCannotFeed) {
   EXPECT_NE(specError("func.func @f(%m: memref<4xf8E4M3FN>) { return }")
                 .find("unsupported element type"),
             std::string::npos);
-  EXPECT_NE(specError(R"(func.func @f(%t: tensor<4xf32>) -> i32 {
-                           %c = arith.constant 0 : i32
-                           return %c : i32 })")
-                .find("result #0 of @f has type i32"),
-            std::string::npos);
   EXPECT_NE(specError("func.func @f(%t: tensor<4xf32>) { return }")
                 .find("no outputs to verify"),
             std::string::npos);
   EXPECT_EQ(specError("func.func @f(%m: memref<4xi1>) { return }"), "");
+}
+
+TEST_F(SpecTest, ScalarsMemorySpacesAndVectors) {
+  func::FuncOp function = parse(R"(
+    func.func @f(%a: f32, %n: index, %m: memref<4xvector<8xf16>, 1>,
+                 %t: tensor<2xvector<2x4xf32>>) -> i32 {
+      %c = arith.constant 0 : i32
+      return %c : i32
+    })");
+  ASSERT_TRUE(function);
+  llvm::Expected<HarnessSpec> spec = buildHarnessSpec(function, 1, {{1, 7}});
+  ASSERT_TRUE(bool(spec)) << llvm::toString(spec.takeError());
+  ASSERT_EQ(spec->buffers.size(), 5u);
+  const std::vector<BufferSpec> &b = spec->buffers;
+  EXPECT_TRUE(b[0].scalar && b[0].shape.empty() && !b[0].compared);
+  EXPECT_EQ(b[0].value, 1.5) << "the default value of a float scalar";
+  EXPECT_EQ(b[1].value, 7) << "the given value";
+  EXPECT_EQ(b[2].type, ElementKind::F16);
+  EXPECT_EQ(b[2].shape, (llvm::SmallVector<int64_t, 4>{4, 8}));
+  EXPECT_EQ(b[2].descriptorRank(), 1u);
+  EXPECT_EQ(b[2].typeString(), "memref<4xvector<8xf16>>");
+  EXPECT_EQ(b[3].shape, (llvm::SmallVector<int64_t, 4>{2, 2, 4}));
+  EXPECT_EQ(b[3].vectorRank, 2u);
+  EXPECT_TRUE(b[4].scalar && b[4].isResult && b[4].compared);
+  EXPECT_FALSE(b[4].value);
+  EXPECT_EQ(b[4].typeString(), "i32");
+
+  // The spec travels to the harness as JSON.
+  llvm::Expected<HarnessSpec> read = HarnessSpec::fromJSON(spec->toJSON());
+  ASSERT_TRUE(bool(read)) << llvm::toString(read.takeError());
+  EXPECT_EQ(read->buffers[1].value, 7);
+  EXPECT_EQ(read->buffers[3].vectorRank, 2u);
+  EXPECT_TRUE(read->buffers[4].scalar);
+
+  // Values that do not fit, and values for what is not a scalar.
+  EXPECT_FALSE(bool(buildHarnessSpec(function, 1, {{1, 0.5}})));
+  llvm::Expected<HarnessSpec> notScalar =
+      buildHarnessSpec(function, 1, {{2, 1}});
+  ASSERT_FALSE(bool(notScalar));
+  EXPECT_NE(llvm::toString(notScalar.takeError()).find("not a scalar"),
+            std::string::npos);
+
+  llvm::Expected<std::map<unsigned, double>> values =
+      parseScalarValues("arg0=2.5, arg3=-7");
+  ASSERT_TRUE(bool(values)) << llvm::toString(values.takeError());
+  EXPECT_EQ(*values, (std::map<unsigned, double>{{0, 2.5}, {3, -7}}));
+  EXPECT_FALSE(bool(parseScalarValues("alpha=2")));
+  EXPECT_FALSE(bool(parseScalarValues("arg0=1,arg0=2")));
 }
 
 TEST_F(SpecTest, ReductionLengthFromLinalg) {

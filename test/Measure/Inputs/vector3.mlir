@@ -1,0 +1,3 @@
+func.func @v3(%a: memref<16xvector<3xf32>>) {
+  return
+}
