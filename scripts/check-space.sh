@@ -8,7 +8,8 @@
 # the pass's report, not from a list.
 #
 # Usage: scripts/check-space.sh [--samples N] [--seed S] [--generated N]
-#                               [--report FILE] [FILE.mlir...]
+#                               [--report FILE] [--tuner-opt PATH]
+#                               [FILE.mlir...]
 # Prints the failing configs (with their JSON and error) and a summary line;
 # exits 1 when some config failed to apply. Needs build/bin/tuner-opt and
 # build/bin/tuner-gen (scripts/build.sh tuner-opt tuner-gen).
@@ -17,6 +18,7 @@ cd "$(dirname "$0")/.."
 
 samples=20
 seed=1
+opt=build/bin/tuner-opt
 generated=200
 report=""
 files=()
@@ -26,13 +28,13 @@ while [ $# -gt 0 ]; do
     --seed) seed="$2"; shift 2 ;;
     --generated) generated="$2"; shift 2 ;;
     --report) report="$2"; shift 2 ;;
+    --tuner-opt) opt="$2"; shift 2 ;;
     -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "check-space.sh: unknown option '$1'" >&2; exit 2 ;;
     *) files+=("$1"); shift ;;
   esac
 done
 
-opt=build/bin/tuner-opt
 gen=build/bin/tuner-gen
 for tool in "$opt" "$gen"; do
   if [ ! -x "$tool" ]; then
@@ -56,24 +58,34 @@ fi
 all="$work/all.txt"
 : > "$all"
 unparsed=0
+splits=0
 for f in "${files[@]}"; do
-  out="$work/one.txt"
-  : > "$out"
-  # Each split of a file is a module of its own; a split that does not
-  # parse or verify leaves no line in the report and is counted below.
-  "$opt" "$f" --split-input-file --mlir-print-op-on-diagnostic=false \
-    --tuner-check-space="samples=$samples seed=$seed output=$out" \
-    -o /dev/null > /dev/null 2> "$work/stderr.txt" || true
-  if [ ! -s "$out" ]; then
-    unparsed=$((unparsed + 1))
-    continue
-  fi
-  sed "s|^|$f: |" "$out" >> "$all"
+  # Each split of a file ('// -----') is a module of its own.
+  rm -f "$work"/split-*.mlir
+  awk -v prefix="$work/split-" '
+    BEGIN { n = 0; file = sprintf("%s%05d.mlir", prefix, n) }
+    /^\/\/ -----/ { n++; file = sprintf("%s%05d.mlir", prefix, n); next }
+    { print > file }' "$f"
+  for split in "$work"/split-*.mlir; do
+    splits=$((splits + 1))
+    out="$work/one.txt"
+    : > "$out"
+    # A split that does not parse or verify, or holds no function to check,
+    # leaves no line in the report.
+    "$opt" "$split" --mlir-print-op-on-diagnostic=false \
+      --tuner-check-space="samples=$samples seed=$seed output=$out" \
+      -o /dev/null > /dev/null 2> "$work/stderr.txt" || true
+    if [ ! -s "$out" ]; then
+      unparsed=$((unparsed + 1))
+      continue
+    fi
+    sed "s|^|$f: |" "$out" >> "$all"
+  done
 done
 [ -n "$report" ] && cp "$all" "$report"
 
 grep -F ': apply-failed ' "$all" || true
-awk -v files="${#files[@]}" -v unparsed="$unparsed" -v samples="$samples" '
+awk -v files="${#files[@]}" -v splits="$splits" -v unparsed="$unparsed" '
   / check-space @/ {
     functions++
     for (i = 1; i <= NF; i++) {
@@ -85,10 +97,10 @@ awk -v files="${#files[@]}" -v unparsed="$unparsed" -v samples="$samples" '
   }
   / refused @/ { refused++ }
   END {
-    printf "check-space: %d files (%d without a function to check), " \
-           "%d functions checked, %d refused; %d samples (%d distinct " \
-           "configs) applied, %d failed to apply (in %d functions)\n",
-           files, unparsed, functions, refused, drawn, distinct, failed,
-           failing
+    printf "check-space: %d files, %d modules (%d without a function to " \
+           "check), %d functions checked, %d refused; %d samples (%d " \
+           "distinct configs) applied, %d failed to apply (in %d " \
+           "functions)\n", files, splits, unparsed, functions, refused,
+           drawn, distinct, failed, failing
     exit failed > 0
   }' "$all"

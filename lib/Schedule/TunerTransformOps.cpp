@@ -1567,13 +1567,29 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
     int64_t points = 1;
     for (int64_t range : op.getStaticLoopRanges())
       points *= range;
-    if (hasStaticShapes(op) && points <= kMaxVectorizedPoints)
-      result = linalg::vectorize(rewriter, op, /*inputVectorSizes=*/{},
-                                 /*inputScalableVecDims=*/{},
-                                 /*vectorizeNDExtract=*/false,
-                                 /*flatten1DDepthwiseConv=*/false,
-                                 /*assumeDynamicDimsMatchVecSizes=*/false,
-                                 /*createNamedContraction=*/true);
+    auto vectorize = [&](linalg::LinalgOp target) {
+      return linalg::vectorize(rewriter, target, /*inputVectorSizes=*/{},
+                               /*inputScalableVecDims=*/{},
+                               /*vectorizeNDExtract=*/false,
+                               /*flatten1DDepthwiseConv=*/false,
+                               /*assumeDynamicDimsMatchVecSizes=*/false,
+                               /*createNamedContraction=*/true);
+    };
+    if (hasStaticShapes(op) && points <= kMaxVectorizedPoints) {
+      result = vectorize(op);
+      // A named contraction whose indexing maps broadcast an operand
+      // (explicit indexing_maps) is refused as it is; as a linalg.generic
+      // it becomes the same vector.contract.
+      if (failed(result) && !isa<linalg::GenericOp>(op) &&
+          linalg::isaContractionOpInterface(op)) {
+        FailureOr<linalg::GenericOp> generic =
+            linalg::generalizeNamedOp(rewriter, op);
+        if (succeeded(generic)) {
+          op = *generic;
+          result = vectorize(op);
+        }
+      }
+    }
     if (failed(result))
       continue;
     ++vectorized;
