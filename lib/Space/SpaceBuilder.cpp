@@ -168,7 +168,9 @@ private:
       if (comp.elementType == ElementType::Other)
         return false;
       for (const Access &access : comp.accesses)
-        if (tree.buffers[access.bufferId].elementType == ElementType::Other)
+        if (access.bufferId >= 0 &&
+            size_t(access.bufferId) < tree.buffers.size() &&
+            tree.buffers[access.bufferId].elementType == ElementType::Other)
           return false;
     }
     bool contraction = llvm::any_of(nest.computationIds, [&](int id) {
