@@ -209,3 +209,50 @@ FailureOr<TimeTiling> tuner::planTimeTiling(const AffineBand &band,
   plan.skew = std::move(*skew);
   return plan;
 }
+
+BandOrderLegality::BandOrderLegality(ArrayRef<affine::AffineForOp> band)
+    : depth(band.size()) {
+  hasIterArgs = llvm::any_of(band, [](affine::AffineForOp loop) {
+    return loop.getNumIterOperands() != 0;
+  });
+  if (band.empty())
+    return;
+  std::vector<SmallVector<affine::DependenceComponent, 2>> dependences;
+  affine::getDependenceComponents(band.front(), depth, &dependences);
+  for (const SmallVector<affine::DependenceComponent, 2> &components :
+       dependences) {
+    std::vector<std::optional<int64_t>> bounds;
+    for (const affine::DependenceComponent &c : components)
+      bounds.push_back(c.lb);
+    lowerBounds.push_back(std::move(bounds));
+  }
+  fullyPermutable =
+      !hasIterArgs && llvm::all_of(lowerBounds, [&](const auto &bounds) {
+        return bounds.size() >= depth &&
+               llvm::all_of(bounds, [](const std::optional<int64_t> &lb) {
+                 return lb && *lb >= 0;
+               });
+      });
+}
+
+bool BandOrderLegality::isLegal(ArrayRef<int64_t> order) const {
+  bool identity = true;
+  for (auto [position, loop] : llvm::enumerate(order))
+    identity = identity && int64_t(position) == loop;
+  if (identity)
+    return true;
+  if (hasIterArgs || order.size() != depth)
+    return false;
+  return llvm::all_of(lowerBounds, [&](const auto &bounds) {
+    if (bounds.size() < depth)
+      return false;
+    for (int64_t loop : order) {
+      const std::optional<int64_t> &lb = bounds[loop];
+      if (!lb || *lb < 0)
+        return false;
+      if (*lb > 0)
+        return true;
+    }
+    return true;
+  });
+}

@@ -945,36 +945,13 @@ void TreeBuilder::addLegalOrders(LoopNest &nest, affine::AffineForOp root,
     nest.fullyPermutable = false;
     return;
   }
-  // Dependences once for the band, then every permutation against them.
-  // This is the test of affine::isValidLoopInterchangePermutation, which
-  // recomputes the dependences per call and assumes every distance has a
-  // lower bound; here an unknown bound makes a reordering illegal.
-  std::vector<SmallVector<affine::DependenceComponent, 2>> dependences;
-  affine::getDependenceComponents(root, depth, &dependences);
-  nest.fullyPermutable = llvm::all_of(dependences, [&](const auto &deps) {
-    if (deps.size() < depth)
-      return false;
-    return llvm::all_of(deps, [](const affine::DependenceComponent &c) {
-      return c.lb && *c.lb >= 0;
-    });
-  });
-  bool identity = true;
+  // Dependences once for the band, then every permutation against them,
+  // with the test transform.tuner.affine_interchange applies.
+  BandOrderLegality legality(band);
+  nest.fullyPermutable = legality.isFullyPermutable();
   do {
-    bool legal = identity || llvm::all_of(dependences, [&](const auto &deps) {
-                   if (deps.size() < depth)
-                     return false;
-                   for (int64_t loop : order) {
-                     const std::optional<int64_t> &lb = deps[loop].lb;
-                     if (!lb || *lb < 0)
-                       return false;
-                     if (*lb > 0)
-                       return true;
-                   }
-                   return true;
-                 });
-    if (legal)
+    if (legality.isLegal(order))
       nest.legalOrders.push_back(order);
-    identity = false;
   } while (std::next_permutation(order.begin(), order.end()));
 }
 

@@ -81,6 +81,58 @@ tileSkewedBand(Operation *op, RewriterBase &rewriter,
                ArrayRef<int64_t> sizes, bool wavefront,
                ApplyToEachResultList &results);
 
+/// Tiles `band` (constant bounds, some loop carrying iter_args) by
+/// `sizes[0]` in its outermost loop only: a tile loop over the chunks of the
+/// outermost loop, carrying its values, around the original loop, which
+/// runs one chunk (clamped to its upper bound when the size does not divide
+/// the trip count). Results as AffineTileOp's: the tile loop, then the band.
+static DiagnosedSilenceableFailure
+stripMineCarrying(Operation *op, RewriterBase &rewriter,
+                  MutableArrayRef<affine::AffineForOp> band,
+                  ArrayRef<int64_t> sizes, ApplyToEachResultList &results) {
+  if (llvm::any_of(sizes.drop_front(), [](int64_t s) { return s != 0; })) {
+    DiagnosedSilenceableFailure diag =
+        emitSilenceableFailure(op->getLoc())
+        << "only the outermost loop of a band whose loops carry iter_args "
+           "can be tiled (tiling another would reorder the values they "
+           "carry)";
+    diag.attachNote(band.front().getLoc()) << "band root";
+    return diag;
+  }
+  affine::AffineForOp loop = band.front();
+  int64_t lb = loop.getConstantLowerBound();
+  int64_t ub = loop.getConstantUpperBound();
+  int64_t step = loop.getStepAsInt();
+  int64_t chunk = sizes.front() * step;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(loop);
+  Location loc = loop.getLoc();
+  auto tile = affine::AffineForOp::create(
+      rewriter, loc, lb, ub, chunk, loop.getInits(),
+      [](OpBuilder &, Location, Value, ValueRange) {});
+  rewriter.replaceAllUsesWith(loop.getResults(), tile.getResults());
+  Block *body = tile.getBody();
+  rewriter.moveOpBefore(loop, body, body->end());
+  rewriter.setInsertionPointToEnd(body);
+  affine::AffineYieldOp::create(rewriter, loc, loop.getResults());
+  MLIRContext *context = rewriter.getContext();
+  AffineExpr origin = getAffineDimExpr(0, context);
+  SmallVector<AffineExpr> upper = {origin + chunk};
+  // The last chunk is partial when the size does not divide the trip count.
+  if ((ub - lb) % chunk != 0)
+    upper.push_back(getAffineConstantExpr(ub, context));
+  Value iv = tile.getInductionVar();
+  rewriter.modifyOpInPlace(loop, [&] {
+    loop.setLowerBound(iv, AffineMap::get(1, 0, origin));
+    loop.setUpperBound(iv, AffineMap::get(1, 0, upper, context));
+    loop.getInitsMutable().assign(tile.getRegionIterArgs());
+  });
+  results.push_back(tile);
+  for (affine::AffineForOp point : band)
+    results.push_back(point);
+  return DiagnosedSilenceableFailure::success();
+}
+
 //===----------------------------------------------------------------------===//
 // AffineNestOp
 //===----------------------------------------------------------------------===//
@@ -126,7 +178,8 @@ DiagnosedSilenceableFailure tuner::transform::AffineInterchangeOp::applyToOne(
   SmallVector<unsigned> newPosition(permutation.size());
   for (auto [position, loop] : llvm::enumerate(permutation))
     newPosition[loop] = position;
-  if (!affine::isValidLoopInterchangePermutation(band, newPosition)) {
+  // The test the analysis used to list the legal orders of the space.
+  if (!BandOrderLegality(band).isLegal(permutation)) {
     DiagnosedSilenceableFailure diag =
         emitSilenceableError()
         << "interchange [" << llvm::interleaved(permutation)
@@ -185,6 +238,13 @@ DiagnosedSilenceableFailure tuner::transform::AffineTileOp::applyToOne(
       }))
     return tileSkewedBand(*this, rewriter, band, sizes, /*wavefront=*/false,
                           results);
+  // A band whose loops carry iter_args (which affine::tilePerfectlyNested
+  // does not take) is strip-mined in its outermost loop, the only tiling
+  // that keeps the order in which the values are carried.
+  if (llvm::any_of(band, [](affine::AffineForOp loop) {
+        return loop.getNumIterOperands() != 0;
+      }))
+    return stripMineCarrying(*this, rewriter, band, sizes, results);
   // Untiled loops are tiled by their trip count, then promoted away.
   SmallVector<unsigned> actual;
   for (auto [loop, size] : llvm::zip_equal(band, sizes)) {
@@ -1507,13 +1567,29 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
     int64_t points = 1;
     for (int64_t range : op.getStaticLoopRanges())
       points *= range;
-    if (hasStaticShapes(op) && points <= kMaxVectorizedPoints)
-      result = linalg::vectorize(rewriter, op, /*inputVectorSizes=*/{},
-                                 /*inputScalableVecDims=*/{},
-                                 /*vectorizeNDExtract=*/false,
-                                 /*flatten1DDepthwiseConv=*/false,
-                                 /*assumeDynamicDimsMatchVecSizes=*/false,
-                                 /*createNamedContraction=*/true);
+    auto vectorize = [&](linalg::LinalgOp target) {
+      return linalg::vectorize(rewriter, target, /*inputVectorSizes=*/{},
+                               /*inputScalableVecDims=*/{},
+                               /*vectorizeNDExtract=*/false,
+                               /*flatten1DDepthwiseConv=*/false,
+                               /*assumeDynamicDimsMatchVecSizes=*/false,
+                               /*createNamedContraction=*/true);
+    };
+    if (hasStaticShapes(op) && points <= kMaxVectorizedPoints) {
+      result = vectorize(op);
+      // A named contraction whose indexing maps broadcast an operand
+      // (explicit indexing_maps) is refused as it is; as a linalg.generic
+      // it becomes the same vector.contract.
+      if (failed(result) && !isa<linalg::GenericOp>(op) &&
+          linalg::isaContractionOpInterface(op)) {
+        FailureOr<linalg::GenericOp> generic =
+            linalg::generalizeNamedOp(rewriter, op);
+        if (succeeded(generic)) {
+          op = *generic;
+          result = vectorize(op);
+        }
+      }
+    }
     if (failed(result))
       continue;
     ++vectorized;

@@ -155,6 +155,31 @@ private:
     return bytes ? bytes : 4;
   }
 
+  /// Whether the vectorizer can take the nest for some tiles. It cannot with
+  /// elements that are not scalars a vector may hold (complex numbers,
+  /// tuples), which upstream's vectorizer refuses ("no linalg op inside
+  /// could be vectorized"); or a contraction with no parallel loop (a dot
+  /// product into a 0-d result), which vectorizes to a vector.contract with
+  /// a scalar accumulator that the contraction lowerings do not take.
+  bool vectorizable(const LoopNest &nest,
+                    const std::vector<bool> &parallelLoop) const {
+    for (int id : nest.computationIds) {
+      const Computation &comp = tree.computations[id];
+      if (comp.elementType == ElementType::Other)
+        return false;
+      for (const Access &access : comp.accesses)
+        if (access.bufferId >= 0 &&
+            size_t(access.bufferId) < tree.buffers.size() &&
+            tree.buffers[access.bufferId].elementType == ElementType::Other)
+          return false;
+    }
+    bool contraction = llvm::any_of(nest.computationIds, [&](int id) {
+      const OpCounts &ops = tree.computations[id].opCounts;
+      return ops.mul > 0 && ops.add > 0;
+    });
+    return !contraction || llvm::is_contained(parallelLoop, true);
+  }
+
   /// Whether every access of the nest indexes each dimension by one loop
   /// (coefficient 1) or by nothing, with no constant offset.
   bool hasPlainAccesses(const LoopNest &nest) const {
@@ -543,6 +568,7 @@ private:
     // Whether the window rule can hold for some tiles.
     bool windowRule = windows && (cuttable(widthUnits) || channelsPossible);
     if (options.vectorize && isLinalg &&
+        vectorizable(nest, parallelLoop) &&
         (hasPlainAccesses(nest) || hasShiftedAccesses(nest) || convolution ||
          windowRule)) {
       std::string name = n + ".vectorize";

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Support/LLVM.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,42 @@ mlir::FailureOr<AffineBand> getAffineBand(mlir::affine::AffineForOp root,
 /// an access lies outside every sibling.
 mlir::FailureOr<std::vector<BandDependence>>
 getBandDependences(const AffineBand &band, std::string &why);
+
+/// The legality of reordering the loops of a perfect band: the one test
+/// that both the analysis (the legal orders the space offers) and
+/// transform.tuner.affine_interchange (which refuses an illegal order)
+/// apply. Dependences are computed once, at construction. An order lists,
+/// outermost first, the band position each loop comes from (order[p] = b).
+/// It is legal when every dependence's first non-zero component, in the new
+/// order, is positive and known (the test of
+/// affine::isValidLoopInterchangePermutation, with an unknown bound making a
+/// reordering illegal). A band whose loops carry iter_args keeps its order:
+/// permuting would reorder the values they carry (a floating-point sum
+/// among them), which the memory dependences do not show, and
+/// affine::permuteLoops does not move iter_args.
+class BandOrderLegality {
+public:
+  explicit BandOrderLegality(
+      llvm::ArrayRef<mlir::affine::AffineForOp> band);
+  /// Whether `order` (a permutation of 0..depth-1) is legal; the identity
+  /// always is.
+  bool isLegal(llvm::ArrayRef<int64_t> order) const;
+  /// Whether every dependence has a known non-negative component on every
+  /// loop (and no loop carries iter_args), so that every order is legal and
+  /// the band may be tiled in several dimensions.
+  bool isFullyPermutable() const { return fullyPermutable; }
+  /// Whether some loop of the band carries iter_args.
+  bool carriesValues() const { return hasIterArgs; }
+
+private:
+  size_t depth = 0;
+  bool hasIterArgs = false;
+  bool fullyPermutable = true;
+  /// Per dependence, the lower bound of its distance on each band loop
+  /// (nullopt: unknown); a dependence with fewer components than the band
+  /// is deep makes every reordering illegal.
+  std::vector<std::vector<std::optional<int64_t>>> lowerBounds;
+};
 
 /// The sibling shifts, then the skew, that make `band` fully permutable (as
 /// computeFusionShifts and computeSkew find them).

@@ -124,6 +124,30 @@ def TunerApply : Pass<"tuner-apply", "mlir::ModuleOp"> {
   ];
 }
 
+def TunerCheckSpace : Pass<"tuner-check-space", "mlir::ModuleOp"> {
+  let summary = "Check that sampled configs of a function's space apply";
+  let description = [{
+    The property test of the space: for each function with loop nests (or
+    the one named), builds its space, draws `samples` configs uniformly
+    (Chain-of-Trees, as the random strategy does), turns each into a
+    schedule and applies it to a copy of the module, verifying the result.
+    Nothing is lowered or measured. Prints one line per function to the
+    output (`check-space @f: size S, N samples (D distinct), F failed`) and,
+    for each config that fails to apply, a line `apply-failed @f <config
+    JSON>: <error>`. A function the tuner refuses prints `refused @f:
+    <reason>`. The pass fails when some config failed to apply; the IR is not
+    changed.
+  }];
+  let options = [
+    Option<"samples", "samples", "unsigned", /*default=*/"20",
+           "Configs drawn per function">,
+    Option<"seed", "seed", "uint64_t", /*default=*/"1",
+           "Seed of the sampler">,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Where to write the report ('-': standard output)">,
+  ] # TunerSpaceOptions;
+}
+
 def TunerAutotune : Pass<"tuner-autotune", "mlir::ModuleOp"> {
   let summary = "Tune a function's schedule by measurement and apply the best";
   let description = [{
