@@ -40,6 +40,7 @@ struct TunerAutotunePass
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<transform::TransformDialect>();
     registerTunerDialectExtensions(registry);
+    registerShapeDialects(registry);
   }
 
   void runOnOperation() override;
@@ -126,7 +127,8 @@ void TunerAutotunePass::runOnOperation() {
   if (failed(checkOptions()))
     return signalPassFailure();
   FailureOr<TunableFunction> tunable =
-      prepareFunction(module, functionName, target, readSpaceOptions(*this));
+      prepareFunction(module, functionName, target, readSpaceOptions(*this),
+                      shapes);
   if (failed(tunable))
     return signalPassFailure();
   func::FuncOp func = tunable->func;
