@@ -100,7 +100,7 @@ tuner::prepareFunction(ModuleOp module, llvm::StringRef functionName,
     return failure();
   }
   TunableFunction tunable{*func, std::move(*tree), std::move(*space),
-                          std::move(*target)};
+                          std::move(*target), nullptr};
   if (specialized->isDynamic())
     tunable.specialized =
         std::make_shared<SpecializedFunction>(std::move(*specialized));

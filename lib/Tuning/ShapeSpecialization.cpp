@@ -1,6 +1,8 @@
 //===- ShapeSpecialization.cpp - Tune dynamic shapes at given sizes -------===//
 
 #include "tuner/Tuning/ShapeSpecialization.h"
+#include "tuner/Schedule/ApplySchedule.h"
+#include "tuner/Target/Target.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -8,6 +10,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -444,7 +447,8 @@ tuner::buildShapeWrapperModule(ModuleOp module, func::FuncOp specialized) {
   auto callee = copy->lookupSymbol<func::FuncOp>(specialized.getSymName());
   std::string wrapperName = shapeWrapperName(specialized.getSymName());
   if (!callee || copy->lookupSymbol(wrapperName)) {
-    module.emitError() << "cannot build the measurement wrapper of @"
+    emitError(specialized.getLoc())
+        << "cannot build the measurement wrapper of @"
                        << specialized.getSymName();
     return failure();
   }
@@ -542,7 +546,7 @@ LogicalResult tuner::checkDynamicNests(func::FuncOp original,
   WalkResult walk = original.walk([&](affine::AffineForOp loop) {
     if (loop.hasConstantBounds())
       return WalkResult::advance();
-    loop.emitError()
+    emitError(loop.getLoc())
         << "this affine.for's bounds depend on a dynamic size: affine "
            "nests are tuned only with constant bounds (write the nest on "
            "static memrefs, or as linalg ops, which are tuned at any size)";
@@ -564,9 +568,54 @@ LogicalResult tuner::checkDynamicNests(func::FuncOp original,
     return counts;
   };
   if (count(original) != count(specialized))
-    return original.emitError()
+    return emitError(original.getLoc())
            << "specialized at the sizes given, @" << original.getSymName()
            << " has other linalg ops or affine nests than it has (an op "
               "folded away at these sizes): its schedule would not fit it";
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Measurement at other sizes
+//===----------------------------------------------------------------------===//
+
+MeasureOptions tuner::measureOptionsAt(const SpecializedFunction &function,
+                                       size_t set, MeasureOptions options) {
+  if (options.reductionLength <= 0)
+    options.reductionLength = estimateReductionLength(function.analyzed(set));
+  return options;
+}
+
+llvm::Expected<Measurement>
+tuner::measureScriptAt(ModuleOp module, const SpecializedFunction &function,
+                       size_t set, llvm::StringRef script,
+                       MeasureOptions options) {
+  std::string shapes = function.shapes[set].str();
+  FailureOr<OwningOpRef<ModuleOp>> wrapped =
+      buildShapeWrapperModule(module, function.analyzed(set));
+  if (failed(wrapped))
+    return llvm::createStringError("cannot build the wrapper at shapes " +
+                                   shapes);
+  llvm::Expected<std::unique_ptr<Measurer>> measurer = Measurer::create(
+      **wrapped, shapeWrapperName(function.analyzed(set).getSymName()),
+      Target::host(), measureOptionsAt(function, set, std::move(options)));
+  if (!measurer)
+    return llvm::createStringError(
+        "cannot measure the untransformed function at shapes " + shapes +
+        ": " + llvm::toString(measurer.takeError()));
+  std::string message;
+  ScopedDiagnosticHandler capture(module.getContext(), [&](Diagnostic &d) {
+    if (d.getSeverity() == DiagnosticSeverity::Error)
+      message += (message.empty() ? "" : "; ") + d.str();
+    return success();
+  });
+  FailureOr<OwningOpRef<ModuleOp>> candidate =
+      applyTransformScriptToCopy(**wrapped, script);
+  if (failed(candidate)) {
+    Measurement failed;
+    failed.status = Status::ApplyFailed;
+    failed.message = message;
+    return failed;
+  }
+  return (*measurer)->measure(**candidate);
 }

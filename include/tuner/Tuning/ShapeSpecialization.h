@@ -14,7 +14,9 @@
 #ifndef TUNER_TUNING_SHAPESPECIALIZATION_H
 #define TUNER_TUNING_SHAPESPECIALIZATION_H
 
+#include "tuner/Measure/Measurer.h"
 #include "tuner/Space/SpaceBuilder.h"
+#include "tuner/Support/Measurement.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -120,6 +122,22 @@ SpaceOptions dynamicSpaceOptions(SpaceOptions options);
 /// schedules need constant bounds). Emits an error at the op at fault.
 mlir::LogicalResult checkDynamicNests(mlir::func::FuncOp original,
                                       mlir::func::FuncOp specialized);
+
+/// MeasureOptions for a dynamic function measured at set `set`: the
+/// tolerance's reduction length is read from the specialized clone (the
+/// wrapper itself holds no loops).
+MeasureOptions measureOptionsAt(const SpecializedFunction &function,
+                                size_t set, MeasureOptions options);
+
+/// Measures `script` applied to `module` (where the dynamic function is
+/// found by name) at set `set`, through the wrapper, against the
+/// untransformed function at that set: the check that a schedule tuned at
+/// one size is correct (and how fast it is) at another. A schedule that
+/// fails to apply there is an ApplyFailed measurement.
+llvm::Expected<Measurement> measureScriptAt(mlir::ModuleOp module,
+                                            const SpecializedFunction &function,
+                                            size_t set, llvm::StringRef script,
+                                            MeasureOptions options);
 
 } // namespace tuner
 
