@@ -99,6 +99,11 @@ tuner::prepareFunction(ModuleOp module, llvm::StringRef functionName,
     emitError(*func, "cannot build the search space", space.takeError());
     return failure();
   }
+  if (specialized->isDynamic())
+    if (llvm::Error error = constrainDynamicSpace(*tree, *space)) {
+      emitError(*func, "cannot build the search space", std::move(error));
+      return failure();
+    }
   TunableFunction tunable{*func, std::move(*tree), std::move(*space),
                           std::move(*target), nullptr};
   if (specialized->isDynamic())

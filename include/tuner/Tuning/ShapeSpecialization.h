@@ -14,7 +14,9 @@
 #ifndef TUNER_TUNING_SHAPESPECIALIZATION_H
 #define TUNER_TUNING_SHAPESPECIALIZATION_H
 
+#include "tuner/Analysis/ProgramTree.h"
 #include "tuner/Measure/Measurer.h"
+#include "tuner/Space/Space.h"
 #include "tuner/Space/SpaceBuilder.h"
 #include "tuner/Support/Measurement.h"
 
@@ -115,6 +117,13 @@ specializeForTuning(mlir::func::FuncOp func, llvm::StringRef shapesOption);
 /// (im2col tiles must not wrap around a row: a divisibility fact of the
 /// tuned sizes) and skewing (constant bounds) are turned off.
 SpaceOptions dynamicSpaceOptions(SpaceOptions options);
+
+/// Constrains the space of a dynamic function (built from `tree`, its
+/// specialized clone) where a schedule would fail at other sizes: a linalg
+/// nest that writes a memref is not both vectorized and parallel (the
+/// versioning of its `scf.forall` tiles into full and partial ones produces
+/// invalid IR when the sizes are dynamic; with tensors it works).
+llvm::Error constrainDynamicSpace(const ProgramTree &tree, Space &space);
 
 /// Checks that the schedules built from `specialized` find and fit the
 /// nests of `original`: the same linalg ops and affine nests, and
