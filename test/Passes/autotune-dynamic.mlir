@@ -11,6 +11,9 @@
 // RUN: tuner-opt %s --tuner-autotune="shapes=@%t.shapes.json strategy=random budget=2 database=%t.db" -o /dev/null 2>&1 | FileCheck %s --check-prefix=RESUME
 // RUN: tuner-opt %s --tuner-autotune="shapes=arg0=17x9,arg1=17 strategy=random budget=2 database=%t.db" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OTHER
 // RUN: tuner-db --db %t.db list | FileCheck %s --check-prefix=DB
+// --tuner-apply-best finds the records made at the sizes it is given only.
+// RUN: tuner-opt %s --tuner-apply-best="shapes=@%t.shapes.json database=%t.db" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BEST
+// RUN: tuner-opt %s --tuner-apply-best="shapes=arg0=99x24,arg1=99 database=%t.db" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NONE
 
 // REMARK: remark: autotune @rowsum: baseline {{.*}}; 2 candidates (2 measured, 0 from the database), 0 failed; at shapes=arg0=16x24,arg1=16;
 // SUMMARY: "shapes": "arg0=16x24,arg1=16",
@@ -22,6 +25,8 @@
 // RESUME: 2 candidates (0 measured, 2 from the database)
 // OTHER: 2 candidates (2 measured, 0 from the database), 0 failed; at shapes=arg0=17x9,arg1=17;
 // DB-COUNT-2: rowsum
+// BEST: remark: {{(applied the best recorded schedule of @rowsum|no recorded schedule of @rowsum beats)}}
+// NONE: remark: no tuning record for @rowsum
 
 func.func @rowsum(%a: memref<?x?xf32>, %out: memref<?xf32>) {
   linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%a : memref<?x?xf32>) outs(%out : memref<?xf32>) {
