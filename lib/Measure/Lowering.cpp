@@ -159,7 +159,7 @@ struct StaticResultsToOutParams
       });
     };
     if (failed(bufferization::promoteBufferResultsToOutParams(getOperation(),
-                                                               options)))
+                                                              options)))
       signalPassFailure();
   }
 };

@@ -61,8 +61,8 @@ FailureOr<std::optional<Choice>>
 TunerApplyBestPass::choose(func::FuncOp func, db::Database &records,
                            const Target &target, llvm::StringRef machine) {
   // A dynamic function's records are those made at the sizes given.
-  FailureOr<SpecializedFunction> specialized =
-      specializeForTuning(func, hasDynamicShapes(func) ? llvm::StringRef(shapes) : "");
+  FailureOr<SpecializedFunction> specialized = specializeForTuning(
+      func, hasDynamicShapes(func) ? llvm::StringRef(shapes) : "");
   if (failed(specialized))
     return failure();
   std::string workload = workloadHash(

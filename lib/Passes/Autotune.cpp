@@ -135,9 +135,8 @@ void TunerAutotunePass::runOnOperation() {
   ModuleOp module = getOperation();
   if (failed(checkOptions()))
     return signalPassFailure();
-  FailureOr<TunableFunction> tunable =
-      prepareFunction(module, functionName, target, readSpaceOptions(*this),
-                      shapes);
+  FailureOr<TunableFunction> tunable = prepareFunction(
+      module, functionName, target, readSpaceOptions(*this), shapes);
   if (failed(tunable))
     return signalPassFailure();
   func::FuncOp func = tunable->func;
@@ -195,8 +194,8 @@ void TunerAutotunePass::runOnOperation() {
     measured = *wrapped;
     options.entryPoint = shapeWrapperName(func.getSymName());
     options.shapes = tunable->specialized->shapes.front().str();
-    options.measure = measureOptionsAt(*tunable->specialized, 0,
-                                       std::move(options.measure));
+    options.measure =
+        measureOptionsAt(*tunable->specialized, 0, std::move(options.measure));
   }
   llvm::Expected<std::unique_ptr<FunctionTuning>> tuning =
       FunctionTuning::create(measured, func, tunable->tree, tunable->space,
@@ -238,10 +237,11 @@ void TunerAutotunePass::runOnOperation() {
                tunable->specialized.get(), std::move(atShapes));
 }
 
-LogicalResult TunerAutotunePass::checkAtShapes(
-    const SpecializedFunction &function, ModuleOp module,
-    llvm::StringRef script, const MeasureOptions &options,
-    llvm::json::Array &results) {
+LogicalResult
+TunerAutotunePass::checkAtShapes(const SpecializedFunction &function,
+                                 ModuleOp module, llvm::StringRef script,
+                                 const MeasureOptions &options,
+                                 llvm::json::Array &results) {
   func::FuncOp func = function.original;
   for (size_t set = 1; set < function.shapes.size(); ++set) {
     std::string shapes = function.shapes[set].str();
@@ -253,10 +253,9 @@ LogicalResult TunerAutotunePass::checkAtShapes(
     if (!result->ok())
       return mlir::emitError(func.getLoc())
              << "the best schedule, tuned at shapes="
-             << function.shapes.front().str() << ", fails at shapes="
-             << shapes << " (" << statusName(result->status)
-             << "): the function is left unchanged; "
-             << result->message;
+             << function.shapes.front().str() << ", fails at shapes=" << shapes
+             << " (" << statusName(result->status)
+             << "): the function is left unchanged; " << result->message;
     results.push_back(llvm::json::Object{{"shapes", shapes},
                                          {"speedup", result->speedup},
                                          {"median_s", result->medianSeconds}});
@@ -266,8 +265,7 @@ LogicalResult TunerAutotunePass::checkAtShapes(
 
 void TunerAutotunePass::writeSummary(llvm::StringRef name, Location loc,
                                      const Space &space,
-                                     const FunctionTuning &tuning,
-                                     bool applied,
+                                     const FunctionTuning &tuning, bool applied,
                                      const SpecializedFunction *dynamic,
                                      llvm::json::Array atShapes) {
   const TuningSession &session = tuning.getSession();

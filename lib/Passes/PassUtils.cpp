@@ -71,10 +71,11 @@ FailureOr<Target> tuner::resolveTarget(Operation *at, llvm::StringRef spec) {
   return *target;
 }
 
-FailureOr<TunableFunction>
-tuner::prepareFunction(ModuleOp module, llvm::StringRef functionName,
-                       llvm::StringRef targetSpec, const SpaceOptions &options,
-                       llvm::StringRef shapes) {
+FailureOr<TunableFunction> tuner::prepareFunction(ModuleOp module,
+                                                  llvm::StringRef functionName,
+                                                  llvm::StringRef targetSpec,
+                                                  const SpaceOptions &options,
+                                                  llvm::StringRef shapes) {
   FailureOr<func::FuncOp> func = selectFunction(module, functionName);
   if (failed(func))
     return failure();

@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tuner/Analysis/ProgramAnalysis.h"
-#include "tuner/Tuning/ShapeSpecialization.h"
 #include "tuner/Passes/Passes.h"
+#include "tuner/Tuning/ShapeSpecialization.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 

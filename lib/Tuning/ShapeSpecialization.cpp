@@ -29,9 +29,9 @@ using namespace tuner;
 static std::string joinSizes(llvm::ArrayRef<int64_t> sizes) {
   std::string text;
   for (auto [i, size] : llvm::enumerate(sizes))
-    text += (i ? "x" : "") +
-            (ShapedType::isDynamic(size) ? std::string("?")
-                                         : std::to_string(size));
+    text +=
+        (i ? "x" : "") +
+        (ShapedType::isDynamic(size) ? std::string("?") : std::to_string(size));
   return text;
 }
 
@@ -120,8 +120,8 @@ static llvm::Expected<ShapeSet> parseJSONSet(const llvm::json::Value &value,
       return index.takeError();
     const llvm::json::Array *array = sizesValue.getAsArray();
     if (!array)
-      return llvm::createStringError(at +
-                                     ": expected a list of sizes, e.g. [64, 48]");
+      return llvm::createStringError(
+          at + ": expected a list of sizes, e.g. [64, 48]");
     std::vector<int64_t> sizes;
     for (const llvm::json::Value &size : *array) {
       std::optional<int64_t> integer = size.getAsInteger();
@@ -154,9 +154,9 @@ tuner::parseShapeSets(llvm::StringRef text) {
   llvm::Expected<llvm::json::Value> json =
       llvm::json::parse((*buffer)->getBuffer());
   if (!json)
-    return llvm::createStringError("the shapes file '" + text +
-                                   "' is not JSON: " +
-                                   llvm::toString(json.takeError()));
+    return llvm::createStringError(
+        "the shapes file '" + text +
+        "' is not JSON: " + llvm::toString(json.takeError()));
   const llvm::json::Array *sets = json->getAsArray();
   if (const llvm::json::Object *object = json->getAsObject())
     sets = object->getArray("shapes");
@@ -220,8 +220,9 @@ LogicalResult tuner::checkShapeSet(func::FuncOp func, const ShapeSet &shapes) {
   bool ok = true;
   for (const auto &[index, sizes] : shapes.arguments)
     if (index >= type.getNumInputs()) {
-      emitError(func.getLoc()) << "shapes=: arg" << index << " is given, but " << name
-                       << " has " << type.getNumInputs() << " arguments";
+      emitError(func.getLoc())
+          << "shapes=: arg" << index << " is given, but " << name << " has "
+          << type.getNumInputs() << " arguments";
       ok = false;
     }
   Block &entry = func.getBody().front();
@@ -262,8 +263,8 @@ LogicalResult tuner::checkShapeSet(func::FuncOp func, const ShapeSet &shapes) {
         emitError(loc) << "shapes=: arg" << index << "=" << joinSizes(sizes)
                        << " gives dimension " << dim << " the size "
                        << sizes[dim] << ", but argument #" << index << " of "
-                       << name << " has type " << input
-                       << ", where it is " << size;
+                       << name << " has type " << input << ", where it is "
+                       << size;
         ok = false;
       }
   }
@@ -308,11 +309,11 @@ LogicalResult tuner::checkShapeSet(func::FuncOp func, const ShapeSet &shapes) {
         auto [it, inserted] =
             loops.emplace(loop.getPosition(), Source{size, what});
         if (!inserted && it->second.size != size) {
-          emitError(op->getLoc()) << "shapes=" << shapes.str() << " disagrees with "
-                          << op->getName() << ": its loop d"
-                          << loop.getPosition() << " is " << it->second.size
-                          << " by " << it->second.what << " but " << size
-                          << " by " << what;
+          emitError(op->getLoc())
+              << "shapes=" << shapes.str() << " disagrees with "
+              << op->getName() << ": its loop d" << loop.getPosition() << " is "
+              << it->second.size << " by " << it->second.what << " but " << size
+              << " by " << what;
           return WalkResult::interrupt();
         }
       }
@@ -332,8 +333,8 @@ static Type staticTypeOf(Type type, llvm::ArrayRef<int64_t> sizes) {
     return RankedTensorType::get(sizes, tensor.getElementType(),
                                  tensor.getEncoding());
   auto memref = cast<MemRefType>(type);
-  return MemRefType::get(sizes, memref.getElementType(), MemRefLayoutAttrInterface(),
-                         memref.getMemorySpace());
+  return MemRefType::get(sizes, memref.getElementType(),
+                         MemRefLayoutAttrInterface(), memref.getMemorySpace());
 }
 
 static Value castTo(OpBuilder &builder, Location loc, Value value, Type type) {
@@ -413,9 +414,9 @@ tuner::specializeFunction(func::FuncOp func, const ShapeSet &shapes) {
   clone.setFunctionType(FunctionType::get(context, inputs, results));
 
   if (failed(verify(*module))) {
-    emitError(func.getLoc()) << "shapes=" << shapes.str() << ": @"
-                     << func.getSymName()
-                     << " does not verify once specialized at these sizes";
+    emitError(func.getLoc())
+        << "shapes=" << shapes.str() << ": @" << func.getSymName()
+        << " does not verify once specialized at these sizes";
     return failure();
   }
   WalkResult stillDynamic = clone.walk([&](linalg::LinalgOp op) {
@@ -449,15 +450,15 @@ tuner::buildShapeWrapperModule(ModuleOp module, func::FuncOp specialized) {
   if (!callee || copy->lookupSymbol(wrapperName)) {
     emitError(specialized.getLoc())
         << "cannot build the measurement wrapper of @"
-                       << specialized.getSymName();
+        << specialized.getSymName();
     return failure();
   }
   MLIRContext *context = module.getContext();
   // Kept out of line, so that the dynamic code is timed rather than a copy
   // that LLVM specializes at the sizes of the call.
-  callee->setAttr("passthrough",
-                  ArrayAttr::get(context, {StringAttr::get(context,
-                                                           "noinline")}));
+  callee->setAttr(
+      "passthrough",
+      ArrayAttr::get(context, {StringAttr::get(context, "noinline")}));
   OpBuilder builder = OpBuilder::atBlockEnd(copy->getBody());
   Location loc = callee.getLoc();
   FunctionType type = specialized.getFunctionType();
@@ -505,8 +506,8 @@ tuner::specializeForTuning(func::FuncOp func, llvm::StringRef shapesOption) {
   if (!shapesOption.trim().empty()) {
     llvm::Expected<std::vector<ShapeSet>> sets = parseShapeSets(shapesOption);
     if (!sets) {
-      emitError(func.getLoc()) << "invalid 'shapes' option: "
-                       << llvm::toString(sets.takeError());
+      emitError(func.getLoc())
+          << "invalid 'shapes' option: " << llvm::toString(sets.takeError());
       return failure();
     }
     result.shapes = std::move(*sets);
@@ -526,7 +527,8 @@ tuner::specializeForTuning(func::FuncOp func, llvm::StringRef shapesOption) {
     result.shapes.push_back(ShapeSet());
   }
   for (const ShapeSet &set : result.shapes) {
-    FailureOr<OwningOpRef<ModuleOp>> specialized = specializeFunction(func, set);
+    FailureOr<OwningOpRef<ModuleOp>> specialized =
+        specializeFunction(func, set);
     if (failed(specialized))
       return failure();
     result.modules.push_back(std::move(*specialized));
@@ -548,7 +550,8 @@ llvm::Error tuner::constrainDynamicSpace(const ProgramTree &tree,
         tree.buffers[comp.writtenBufferId].isTensor)
       continue;
     const std::string &nest = tree.nests[comp.nestId].name;
-    if (!space.indexOf(nest + ".vectorize") || !space.indexOf(nest + ".parallel"))
+    if (!space.indexOf(nest + ".vectorize") ||
+        !space.indexOf(nest + ".parallel"))
       continue;
     if (llvm::Error error = space.addConstraint("!" + nest + ".vectorize || !" +
                                                 nest + ".parallel"))
@@ -618,8 +621,8 @@ tuner::measureScriptAt(ModuleOp module, const SpecializedFunction &function,
       Target::host(), measureOptionsAt(function, set, std::move(options)));
   if (!measurer)
     return llvm::createStringError(
-        "cannot measure the untransformed function at shapes " + shapes +
-        ": " + llvm::toString(measurer.takeError()));
+        "cannot measure the untransformed function at shapes " + shapes + ": " +
+        llvm::toString(measurer.takeError()));
   std::string message;
   ScopedDiagnosticHandler capture(module.getContext(), [&](Diagnostic &d) {
     if (d.getSeverity() == DiagnosticSeverity::Error)

@@ -1,4 +1,5 @@
-//===- ShapeSpecialization.h - Tune dynamic shapes at given sizes -*- C++ -*-===//
+//===- ShapeSpecialization.h - Tune dynamic shapes at given sizes -*- C++
+//-*-===//
 //
 // A function with dynamic dimensions (`tensor<?x512xf32>`, `memref<?x?xf32>`)
 // is tuned at sizes the user gives (the passes' `shapes=` option): its
@@ -135,8 +136,8 @@ mlir::LogicalResult checkDynamicNests(mlir::func::FuncOp original,
 /// MeasureOptions for a dynamic function measured at set `set`: the
 /// tolerance's reduction length is read from the specialized clone (the
 /// wrapper itself holds no loops).
-MeasureOptions measureOptionsAt(const SpecializedFunction &function,
-                                size_t set, MeasureOptions options);
+MeasureOptions measureOptionsAt(const SpecializedFunction &function, size_t set,
+                                MeasureOptions options);
 
 /// Measures `script` applied to `module` (where the dynamic function is
 /// found by name) at set `set`, through the wrapper, against the

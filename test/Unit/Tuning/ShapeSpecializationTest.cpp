@@ -44,14 +44,14 @@ TEST(ShapeSpecialization, RejectsMalformedEntries) {
 
 TEST(ShapeSpecialization, ReadsSetsFromJSON) {
   llvm::SmallString<128> path;
-  ASSERT_FALSE(
-      llvm::sys::fs::createTemporaryFile("shapes", "json", path));
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("shapes", "json", path));
   {
     std::error_code ec;
     llvm::raw_fd_ostream os(path, ec);
     os << R"({"shapes": [{"arg0": [8, 16]}, {"arg0": [3, 5], "arg2": [7]}]})";
   }
-  llvm::Expected<std::vector<ShapeSet>> sets = parseShapeSets("@" + path.str().str());
+  llvm::Expected<std::vector<ShapeSet>> sets =
+      parseShapeSets("@" + path.str().str());
   ASSERT_TRUE(bool(sets)) << llvm::toString(sets.takeError());
   ASSERT_EQ(sets->size(), 2u);
   EXPECT_EQ((*sets)[1].str(), "arg0=3x5,arg2=7");
@@ -61,7 +61,8 @@ TEST(ShapeSpecialization, ReadsSetsFromJSON) {
     llvm::raw_fd_ostream os(path, ec);
     os << R"([{"arg0": [8, "x"]}])";
   }
-  EXPECT_NE(errorOf("@" + path.str().str()).find("set #0, \"arg0\": sizes must be integers"),
+  EXPECT_NE(errorOf("@" + path.str().str())
+                .find("set #0, \"arg0\": sizes must be integers"),
             std::string::npos);
   llvm::sys::fs::remove(path);
 }
