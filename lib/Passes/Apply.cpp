@@ -28,6 +28,7 @@ struct TunerApplyPass : tuner::impl::TunerApplyBase<TunerApplyPass> {
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<transform::TransformDialect>();
     registerTunerDialectExtensions(registry);
+    registerShapeDialects(registry);
   }
 
   void runOnOperation() override;
@@ -79,7 +80,7 @@ LogicalResult TunerApplyPass::writeSchedule(Operation *at,
 LogicalResult TunerApplyPass::applyGenerated(const llvm::json::Value &json) {
   ModuleOp module = getOperation();
   FailureOr<TunableFunction> function =
-      prepareFunction(module, functionName, target, SpaceOptions());
+      prepareFunction(module, functionName, target, SpaceOptions(), shapes);
   if (failed(function))
     return failure();
   Space space = std::move(function->space);

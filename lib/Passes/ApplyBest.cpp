@@ -42,6 +42,7 @@ struct TunerApplyBestPass
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<transform::TransformDialect>();
     registerTunerDialectExtensions(registry);
+    registerShapeDialects(registry);
   }
   void runOnOperation() override;
 
@@ -59,7 +60,13 @@ private:
 FailureOr<std::optional<Choice>>
 TunerApplyBestPass::choose(func::FuncOp func, db::Database &records,
                            const Target &target, llvm::StringRef machine) {
-  std::string workload = workloadHash(func);
+  // A dynamic function's records are those made at the sizes given.
+  FailureOr<SpecializedFunction> specialized = specializeForTuning(
+      func, hasDynamicShapes(func) ? llvm::StringRef(shapes) : "");
+  if (failed(specialized))
+    return failure();
+  std::string workload = workloadHash(
+      func, specialized->isDynamic() ? specialized->shapes.front().str() : "");
   auto ranked = records.okRecordsBestFirst(workload, machine);
   if (!ranked) {
     emitError(func, "cannot read the tuning database", ranked.takeError());
@@ -71,15 +78,22 @@ TunerApplyBestPass::choose(func::FuncOp func, db::Database &records,
         << workload << ") on this machine: left as it is";
     return std::optional<Choice>();
   }
-  FailureOr<ProgramTree> tree = buildProgramTree(func);
+  FailureOr<ProgramTree> tree = buildProgramTree(specialized->analyzed());
   if (failed(tree))
     return failure();
-  llvm::Expected<Space> space =
-      buildSpace(*tree, target, readSpaceOptions(*this));
+  llvm::Expected<Space> space = buildSpace(
+      *tree, target,
+      specialized->isDynamic() ? dynamicSpaceOptions(readSpaceOptions(*this))
+                               : readSpaceOptions(*this));
   if (!space) {
     emitError(func, "cannot build the search space", space.takeError());
     return failure();
   }
+  if (specialized->isDynamic())
+    if (llvm::Error error = constrainDynamicSpace(*tree, *space)) {
+      emitError(func, "cannot build the search space", std::move(error));
+      return failure();
+    }
   std::string fingerprint = space->fingerprint();
 
   // The best record made in this space. A record of schema 1 does not know

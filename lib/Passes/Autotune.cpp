@@ -40,6 +40,7 @@ struct TunerAutotunePass
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<transform::TransformDialect>();
     registerTunerDialectExtensions(registry);
+    registerShapeDialects(registry);
   }
 
   void runOnOperation() override;
@@ -57,7 +58,16 @@ private:
   FailureOr<std::optional<db::Database>> openDatabase();
   LogicalResult writeSchedule(llvm::StringRef script);
   void writeSummary(llvm::StringRef name, Location loc, const Space &space,
-                    const FunctionTuning &tuning, bool applied);
+                    const FunctionTuning &tuning, bool applied,
+                    const SpecializedFunction *dynamic,
+                    llvm::json::Array atShapes);
+  /// Measures the chosen schedule at every shape set after the first
+  /// (verified against the untransformed function there); fails, at the
+  /// function, when it is not correct at one of them.
+  LogicalResult checkAtShapes(const SpecializedFunction &function,
+                              ModuleOp module, llvm::StringRef script,
+                              const MeasureOptions &options,
+                              llvm::json::Array &results);
 };
 
 LogicalResult TunerAutotunePass::checkOptions() {
@@ -129,8 +139,8 @@ void TunerAutotunePass::runOnOperation() {
   ModuleOp module = getOperation();
   if (failed(checkOptions()))
     return signalPassFailure();
-  FailureOr<TunableFunction> tunable =
-      prepareFunction(module, functionName, target, readSpaceOptions(*this));
+  FailureOr<TunableFunction> tunable = prepareFunction(
+      module, functionName, target, readSpaceOptions(*this), shapes);
   if (failed(tunable))
     return signalPassFailure();
   func::FuncOp func = tunable->func;
@@ -176,8 +186,25 @@ void TunerAutotunePass::runOnOperation() {
           result.best ? result.best->value : 0.0);
       llvm::errs().flush();
     };
+  // A dynamic function is measured at the first sizes given, through a
+  // static wrapper that calls it (the code timed is the code emitted).
+  OwningOpRef<ModuleOp> wrapped;
+  ModuleOp measured = module;
+  MeasureOptions measureOptions = options.measure;
+  if (tunable->specialized) {
+    FailureOr<OwningOpRef<ModuleOp>> built =
+        buildShapeWrapperModule(module, tunable->specialized->analyzed());
+    if (failed(built))
+      return signalPassFailure();
+    wrapped = std::move(*built);
+    measured = *wrapped;
+    options.entryPoint = shapeWrapperName(func.getSymName());
+    options.shapes = tunable->specialized->shapes.front().str();
+    options.measure =
+        measureOptionsAt(*tunable->specialized, 0, std::move(options.measure));
+  }
   llvm::Expected<std::unique_ptr<FunctionTuning>> tuning =
-      FunctionTuning::create(module, func, tunable->tree, tunable->space,
+      FunctionTuning::create(measured, func, tunable->tree, tunable->space,
                              std::move(options));
   if (!tuning) {
     emitError(func, "", tuning.takeError());
@@ -199,17 +226,54 @@ void TunerAutotunePass::runOnOperation() {
     return signalPassFailure();
   }
   bool applied = (*tuning)->improved();
+  // The best candidate of a dynamic function, verified (and timed) at the
+  // other sizes given, applied or not.
+  llvm::json::Array atShapes;
+  const std::optional<Observation> &best =
+      (*tuning)->getSession().getResult().best;
+  if (tunable->specialized && best && !best->schedule.empty() &&
+      failed(checkAtShapes(*tunable->specialized, module, best->schedule,
+                           measureOptions, atShapes)))
+    return signalPassFailure();
   if (applied && failed(applyTransformScript(module, *script)))
     return signalPassFailure();
   if (!scheduleOutput.empty() && failed(writeSchedule(*script)))
     return signalPassFailure();
-  writeSummary(name, loc, tunable->space, **tuning, applied);
+  writeSummary(name, loc, tunable->space, **tuning, applied,
+               tunable->specialized.get(), std::move(atShapes));
+}
+
+LogicalResult
+TunerAutotunePass::checkAtShapes(const SpecializedFunction &function,
+                                 ModuleOp module, llvm::StringRef script,
+                                 const MeasureOptions &options,
+                                 llvm::json::Array &results) {
+  func::FuncOp func = function.original;
+  for (size_t set = 1; set < function.shapes.size(); ++set) {
+    std::string shapes = function.shapes[set].str();
+    llvm::Expected<Measurement> result =
+        measureScriptAt(module, function, set, script, options);
+    if (!result)
+      return mlir::emitError(func.getLoc())
+             << llvm::toString(result.takeError());
+    if (!result->ok())
+      return mlir::emitError(func.getLoc())
+             << "the best schedule, tuned at shapes="
+             << function.shapes.front().str() << ", fails at shapes=" << shapes
+             << " (" << statusName(result->status)
+             << "): the function is left unchanged; " << result->message;
+    results.push_back(llvm::json::Object{{"shapes", shapes},
+                                         {"speedup", result->speedup},
+                                         {"median_s", result->medianSeconds}});
+  }
+  return success();
 }
 
 void TunerAutotunePass::writeSummary(llvm::StringRef name, Location loc,
                                      const Space &space,
-                                     const FunctionTuning &tuning,
-                                     bool applied) {
+                                     const FunctionTuning &tuning, bool applied,
+                                     const SpecializedFunction *dynamic,
+                                     llvm::json::Array atShapes) {
   const TuningSession &session = tuning.getSession();
   const ProgramSearch &search = tuning.getSearch();
   const Measurement &base = tuning.getMeasurer().baseline();
@@ -229,6 +293,8 @@ void TunerAutotunePass::writeSummary(llvm::StringRef name, Location loc,
          << failed << " failed";
   if (failed)
     remark << " (" << session.describeFailures() << ")";
+  if (dynamic)
+    remark << "; at shapes=" << dynamic->shapes.front().str();
   remark << llvm::formatv("; {0:F1} s of search; ", result.seconds)
          << (applied ? "the best schedule was applied"
                      : "no candidate beat the untransformed function, which "
@@ -244,6 +310,11 @@ void TunerAutotunePass::writeSummary(llvm::StringRef name, Location loc,
     (*best)["applied"] = applied;
   }
   summary["function"] = name.str();
+  if (dynamic) {
+    // Measured at the first set; the best schedule verified at the others.
+    summary["shapes"] = dynamic->shapes.front().str();
+    summary["verified_shapes"] = std::move(atShapes);
+  }
   summary["seed"] = int64_t(seed);
   if (!strategySettings.empty()) {
     llvm::json::Object settings;

@@ -25,6 +25,9 @@ namespace {
 struct TunerExtractSpacePass
     : tuner::impl::TunerExtractSpaceBase<TunerExtractSpacePass> {
   using TunerExtractSpaceBase::TunerExtractSpaceBase;
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registerShapeDialects(registry);
+  }
   void runOnOperation() override;
   template <typename PassT>
   friend SpaceOptions tuner::readSpaceOptions(const PassT &pass);
@@ -110,11 +113,14 @@ void TunerExtractSpacePass::runOnOperation() {
     space = std::move(*fromScript);
   } else {
     FailureOr<TunableFunction> tunable = prepareFunction(
-        module, functionName, target, readSpaceOptions(*this));
+        module, functionName, target, readSpaceOptions(*this), shapes);
     if (failed(tunable))
       return signalPassFailure();
     space = std::move(tunable->space);
     spaceOwner = tunable->func;
+    if (tunable->specialized)
+      space.attributes["shapes"] =
+          shapesAttribute(tunable->specialized->shapes);
   }
 
   // The size of the space, exactly; an empty space is an error.

@@ -71,26 +71,46 @@ FailureOr<Target> tuner::resolveTarget(Operation *at, llvm::StringRef spec) {
   return *target;
 }
 
-FailureOr<TunableFunction>
-tuner::prepareFunction(ModuleOp module, llvm::StringRef functionName,
-                       llvm::StringRef targetSpec,
-                       const SpaceOptions &options) {
+FailureOr<TunableFunction> tuner::prepareFunction(ModuleOp module,
+                                                  llvm::StringRef functionName,
+                                                  llvm::StringRef targetSpec,
+                                                  const SpaceOptions &options,
+                                                  llvm::StringRef shapes) {
   FailureOr<func::FuncOp> func = selectFunction(module, functionName);
   if (failed(func))
     return failure();
   FailureOr<Target> target = resolveTarget(module, targetSpec);
   if (failed(target))
     return failure();
-  FailureOr<ProgramTree> tree = buildProgramTree(*func);
+  // A dynamic function is analyzed at the sizes it is tuned for.
+  FailureOr<SpecializedFunction> specialized =
+      specializeForTuning(*func, shapes);
+  if (failed(specialized))
+    return failure();
+  FailureOr<ProgramTree> tree = buildProgramTree(specialized->analyzed());
   if (failed(tree))
     return failure();
-  llvm::Expected<Space> space = buildSpace(*tree, *target, options);
+  if (specialized->isDynamic() &&
+      failed(checkDynamicNests(*func, specialized->analyzed())))
+    return failure();
+  llvm::Expected<Space> space = buildSpace(
+      *tree, *target,
+      specialized->isDynamic() ? dynamicSpaceOptions(options) : options);
   if (!space) {
     emitError(*func, "cannot build the search space", space.takeError());
     return failure();
   }
-  return TunableFunction{*func, std::move(*tree), std::move(*space),
-                         std::move(*target)};
+  if (specialized->isDynamic())
+    if (llvm::Error error = constrainDynamicSpace(*tree, *space)) {
+      emitError(*func, "cannot build the search space", std::move(error));
+      return failure();
+    }
+  TunableFunction tunable{*func, std::move(*tree), std::move(*space),
+                          std::move(*target), nullptr};
+  if (specialized->isDynamic())
+    tunable.specialized =
+        std::make_shared<SpecializedFunction>(std::move(*specialized));
+  return tunable;
 }
 
 FailureOr<db::Database> tuner::openTuningDatabase(Operation *at,

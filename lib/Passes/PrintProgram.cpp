@@ -8,6 +8,7 @@
 
 #include "tuner/Analysis/ProgramAnalysis.h"
 #include "tuner/Passes/Passes.h"
+#include "tuner/Tuning/ShapeSpecialization.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -26,6 +27,9 @@ namespace {
 struct TunerPrintProgramPass
     : tuner::impl::TunerPrintProgramBase<TunerPrintProgramPass> {
   using TunerPrintProgramBase::TunerPrintProgramBase;
+  void getDependentDialects(DialectRegistry &registry) const override {
+    tuner::registerShapeDialects(registry);
+  }
   void runOnOperation() override;
 };
 } // namespace
@@ -45,7 +49,18 @@ void TunerPrintProgramPass::runOnOperation() {
   module.walk([&](func::FuncOp func) {
     if (func.isExternal() || !tuner::hasLoopNests(func))
       return;
-    FailureOr<tuner::ProgramTree> tree = tuner::buildProgramTree(func);
+    // A function with dynamic shapes is analyzed at the sizes given.
+    FailureOr<tuner::SpecializedFunction> specialized =
+        tuner::hasDynamicShapes(func)
+            ? tuner::specializeForTuning(func, shapes)
+            : FailureOr<tuner::SpecializedFunction>(
+                  tuner::SpecializedFunction{func, {}, {}});
+    if (failed(specialized)) {
+      anyFailed = true;
+      return;
+    }
+    FailureOr<tuner::ProgramTree> tree =
+        tuner::buildProgramTree(specialized->analyzed());
     if (failed(tree)) {
       anyFailed = true;
       return;

@@ -30,14 +30,18 @@ FunctionTuning::create(mlir::ModuleOp module, mlir::func::FuncOp func,
 
   // Measurements happen here, so they are keyed by this machine.
   Target host = Target::host();
-  std::string workload = workloadHash(func);
+  std::string workload = workloadHash(func, options.shapes);
   if (options.database)
-    if (llvm::Error error = options.database->addWorkload(
-            {workload, func.getSymName().str(), canonicalIR(func)}))
+    if (llvm::Error error =
+            options.database->addWorkload({workload, func.getSymName().str(),
+                                           canonicalIR(func, options.shapes)}))
       return llvm::createStringError("cannot write to the tuning database: " +
                                      llvm::toString(std::move(error)));
-  llvm::Expected<std::unique_ptr<Measurer>> measurer =
-      Measurer::create(module, func.getSymName(), host, options.measure);
+  llvm::Expected<std::unique_ptr<Measurer>> measurer = Measurer::create(
+      module,
+      options.entryPoint.empty() ? func.getSymName()
+                                 : llvm::StringRef(options.entryPoint),
+      host, options.measure);
   if (!measurer)
     return llvm::createStringError(
         "cannot measure the untransformed function: " +

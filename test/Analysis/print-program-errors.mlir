@@ -3,8 +3,11 @@
 
 // FORMAT: error: unknown format 'xml' of --tuner-print-program: expected 'text' or 'json'
 
+// Dynamic shapes need the sizes to analyze them at (shapes=), reported at
+// each argument that lacks them.
+// expected-error @+2 {{argument #0 of @dynamic has dynamic type 'tensor<?x4xf32>': give the sizes to tune for with the shapes option, e.g. shapes=arg0=<d0>x4}}
+// expected-error @+1 {{argument #2 of @dynamic has dynamic type 'tensor<?x4xf32>': give the sizes to tune for with the shapes option, e.g. shapes=arg2=<d0>x4}}
 func.func @dynamic(%A: tensor<?x4xf32>, %B: tensor<4x4xf32>, %C: tensor<?x4xf32>) -> tensor<?x4xf32> {
-  // expected-error @+1 {{dynamic shapes are not supported: operand #0 of linalg.matmul has type 'tensor<?x4xf32>'}}
   %0 = linalg.matmul ins(%A, %B : tensor<?x4xf32>, tensor<4x4xf32>)
                      outs(%C : tensor<?x4xf32>) -> tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
@@ -12,9 +15,9 @@ func.func @dynamic(%A: tensor<?x4xf32>, %B: tensor<4x4xf32>, %C: tensor<?x4xf32>
 
 // -----
 
+// expected-error @+1 {{argument #0 of @dynamic_memref has dynamic type 'memref<?xf32>': give the sizes to tune for with the shapes option, e.g. shapes=arg0=<d0>}}
 func.func @dynamic_memref(%A: memref<?xf32>) {
   affine.for %i = 0 to 8 {
-    // expected-error @+1 {{dynamic shapes are not supported: operand #0 of affine.load has type 'memref<?xf32>'}}
     %a = affine.load %A[%i] : memref<?xf32>
     affine.store %a, %A[%i] : memref<?xf32>
   }

@@ -16,11 +16,14 @@
 
 namespace tuner {
 
-/// The canonical text of `func`.
-std::string canonicalIR(mlir::func::FuncOp func);
+/// The canonical text of `func`. A function with dynamic shapes tuned at
+/// given sizes (`shapes`, e.g. "arg0=64x48": see
+/// tuner/Tuning/ShapeSpecialization.h) is another workload at each size:
+/// its text ends with a line "// shapes: <shapes>".
+std::string canonicalIR(mlir::func::FuncOp func, llvm::StringRef shapes = "");
 
-/// 16 hex digits of a 64-bit hash of canonicalIR(func).
-std::string workloadHash(mlir::func::FuncOp func);
+/// 16 hex digits of a 64-bit hash of canonicalIR(func, shapes).
+std::string workloadHash(mlir::func::FuncOp func, llvm::StringRef shapes = "");
 
 } // namespace tuner
 

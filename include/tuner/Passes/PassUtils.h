@@ -14,6 +14,7 @@
 #include "tuner/Space/Space.h"
 #include "tuner/Space/SpaceBuilder.h"
 #include "tuner/Target/Target.h"
+#include "tuner/Tuning/ShapeSpecialization.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -35,12 +36,20 @@ struct TunableFunction {
   ProgramTree tree;
   Space space;
   Target target;
+  /// A function with dynamic shapes: the sizes it is tuned at (the first
+  /// set, which `tree` describes) and verified at (every set), with its
+  /// clones specialized at them. Null for a static function.
+  std::shared_ptr<SpecializedFunction> specialized;
 };
 
-/// selectFunction + resolveTarget + buildProgramTree + buildSpace.
+/// selectFunction + resolveTarget + buildProgramTree + buildSpace. A
+/// function with dynamic shapes is analyzed at the sizes of `shapes` (the
+/// passes' `shapes=` option, see parseShapeSets), with the space a dynamic
+/// function may have (dynamicSpaceOptions).
 mlir::FailureOr<TunableFunction>
 prepareFunction(mlir::ModuleOp module, llvm::StringRef functionName,
-                llvm::StringRef targetSpec, const SpaceOptions &options);
+                llvm::StringRef targetSpec, const SpaceOptions &options,
+                llvm::StringRef shapes = "");
 
 /// The SpaceOptions of a pass declared with TunerSpaceOptions (Passes.td);
 /// the pass befriends this function to give it its (protected) options.

@@ -15,6 +15,11 @@ include "mlir/Pass/PassBase.td"
 defvar TunerSpaceOptions = [
     Option<"functionName", "function", "std::string", /*default=*/"\"\"",
            "Function to tune (default: the only function with loop nests)">,
+    Option<"shapes", "shapes", "std::string", /*default=*/"\"\"",
+           "Sizes to tune a function with dynamic shapes for: "
+           "'arg0=64x48,arg1=48x32' (full static shapes by argument "
+           "position), or '@file.json' holding a list of such sets (tuned "
+           "at the first, verified at all)">,
     Option<"target", "target", "std::string", /*default=*/"\"host\"",
            "Target: 'host' or a target description JSON file">,
     Option<"tile", "tile", "bool", /*default=*/"true", "Tile loops">,
@@ -59,6 +64,11 @@ def TunerPrintProgram : Pass<"tuner-print-program", "mlir::ModuleOp"> {
   let options = [
     Option<"format", "format", "std::string", /*default=*/"\"text\"",
            "Output format: text or json">,
+    Option<"shapes", "shapes", "std::string", /*default=*/"\"\"",
+           "Sizes to analyze the functions with dynamic shapes at: "
+           "'arg0=64x48,arg1=48x32' (full static shapes by argument "
+           "position), or '@file.json' holding a list of such sets (tuned "
+           "at the first, verified at all)">,
   ];
 }
 
@@ -110,6 +120,11 @@ def TunerApply : Pass<"tuner-apply", "mlir::ModuleOp"> {
            "knobs-script: the space the knobs declare)">,
     Option<"functionName", "function", "std::string", /*default=*/"\"\"",
            "Function to transform (default: the only one with loop nests)">,
+    Option<"shapes", "shapes", "std::string", /*default=*/"\"\"",
+           "Sizes to build the space of a function with dynamic shapes at (the space the config belongs to): "
+           "'arg0=64x48,arg1=48x32' (full static shapes by argument "
+           "position), or '@file.json' holding a list of such sets (tuned "
+           "at the first, verified at all)">,
     Option<"scheduleOutput", "schedule-output", "std::string",
            /*default=*/"\"\"",
            "Also write the generated Transform-dialect script to this file">,

@@ -38,6 +38,12 @@ struct FunctionTuningOptions {
   /// Where measurements are recalled from and recorded (null: nowhere).
   db::Database *database = nullptr;
   std::function<void(const TuningResult &)> progress;
+  /// The function the harness calls (empty: `func` itself), e.g. the static
+  /// wrapper of a dynamic function (buildShapeWrapperModule).
+  std::string entryPoint;
+  /// The sizes a dynamic function is tuned at (ShapeSet::str()): part of the
+  /// workload's identity in the database.
+  std::string shapes;
 };
 
 class FunctionTuning {
