@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tuner/Analysis/ProgramAnalysis.h"
+#include "tuner/Passes/PassUtils.h"
 #include "tuner/Passes/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -33,7 +34,7 @@ struct TunerPrintProgramPass
 void TunerPrintProgramPass::runOnOperation() {
   ModuleOp module = getOperation();
   if (format != "text" && format != "json") {
-    module.emitError() << "unknown format '" << format
+    tuner::moduleError(module) << "unknown format '" << format
                        << "' of --tuner-print-program: expected 'text' or "
                           "'json'";
     return signalPassFailure();
