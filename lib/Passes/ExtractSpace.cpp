@@ -124,6 +124,11 @@ void TunerExtractSpacePass::runOnOperation() {
     return signalPassFailure();
   }
   space.attributes["size"] = chain->countString();
+  if (fromKnobs.empty() && chain->count().isOne())
+    mlir::emitWarning(locationOf(spaceOwner))
+        << "@" << space.attributes["function"]
+        << " has nothing to tune: its space holds only the untransformed "
+           "schedule (with these space options)";
 
   llvm::json::Value json = space.toJSON();
   if (failed(writeText(output, [&](raw_ostream &os) {
