@@ -258,6 +258,33 @@ TunerAutotunePass::prepare(func::FuncOp func, const Target &target,
   return tunable;
 }
 
+/// A copy of `module` without the functions `func` does not reference
+/// (transitively).
+static OwningOpRef<ModuleOp> isolate(ModuleOp module, func::FuncOp func) {
+  OwningOpRef<ModuleOp> copy = module.clone();
+  llvm::DenseSet<Operation *> kept;
+  SmallVector<Operation *> worklist{
+      copy->lookupSymbol<func::FuncOp>(func.getSymName())};
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (!op || !kept.insert(op).second)
+      continue;
+    op->walk([&](Operation *nested) {
+      if (std::optional<SymbolTable::UseRange> uses =
+              SymbolTable::getSymbolUses(nested))
+        for (const SymbolTable::SymbolUse &use : *uses)
+          if (Operation *target = SymbolTable::lookupNearestSymbolFrom(
+                  nested, use.getSymbolRef()))
+            worklist.push_back(target);
+    });
+  }
+  for (auto other :
+       llvm::make_early_inc_range(copy->getOps<func::FuncOp>()))
+    if (!kept.contains(other))
+      other.erase();
+  return copy;
+}
+
 void TunerAutotunePass::tune(ModuleOp module, TunableFunction &tunable,
                              Budget budget, db::Database *database,
                              FunctionOutcome &outcome) {
@@ -284,12 +311,17 @@ void TunerAutotunePass::tune(ModuleOp module, TunableFunction &tunable,
           result.best ? result.best->value : 0.0);
       llvm::errs().flush();
     };
+  // Measured in a copy of the module that holds only the function and
+  // the functions it references: another function the lowering cannot take
+  // must not fail this one.
+  OwningOpRef<ModuleOp> alone = isolate(module, func);
+  auto measured = alone->lookupSymbol<func::FuncOp>(func.getSymName());
   llvm::Expected<std::unique_ptr<FunctionTuning>> tuning =
-      FunctionTuning::create(module, func, tunable.tree, tunable.space,
+      FunctionTuning::create(*alone, measured, tunable.tree, tunable.space,
                              std::move(options));
   if (!tuning) {
     std::string message = llvm::toString(tuning.takeError());
-    mlir::emitError(func.getLoc()) << "@" << outcome.name << ": " << message;
+    mlir::emitError(func.getLoc()) << message;
     outcome.kind = FunctionOutcome::Kind::Failed;
     outcome.reason = message;
     return;
@@ -323,8 +355,6 @@ void TunerAutotunePass::tune(ModuleOp module, TunableFunction &tunable,
         " per call, too short to time a schedule's effect (under " +
         formatSeconds(kShortestMeaningfulSeconds, 0) +
         ", the call and the timer dominate): the speedup is not meaningful");
-    mlir::emitWarning(func.getLoc())
-        << "@" << outcome.name << ": " << warnings.back();
   }
 
   // At the function's location, without printing the whole function.
@@ -345,7 +375,7 @@ void TunerAutotunePass::tune(ModuleOp module, TunableFunction &tunable,
                      : "no candidate beat the untransformed function, which "
                        "is kept");
   for (const std::string &warning : warnings)
-    remark << "; " << warning;
+    remark << "; warning: " << warning;
   remark.report();
 
   outcome.kind = FunctionOutcome::Kind::Tuned;

@@ -129,7 +129,7 @@ FailureOr<func::FuncOp> tuner::selectFunction(ModuleOp module,
   if (selection->functions.size() > 1) {
     InFlightDiagnostic diag =
         mlir::emitError(selection->functions.front().getLoc())
-        << "several functions could be used (";
+        << "several functions could be tuned (";
     llvm::interleaveComma(selection->functions, diag, [&](func::FuncOp f) {
       diag << "'" << f.getSymName() << "'";
     });

@@ -25,7 +25,7 @@
 // Options of the whole module are reported at its first function.
 // RUN: not tuner-opt %s --tuner-autotune="strategy=simplex database=none" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPTION
 
-// SEVERAL: diagnostics-locations.mlir:[[@LINE+12]]:1: error: several functions could be used ('first', 'second'): choose one with the 'function' option
+// SEVERAL: diagnostics-locations.mlir:[[@LINE+12]]:1: error: several functions could be tuned ('first', 'second'): choose one with the 'function' option
 // CONFIG: diagnostics-locations.mlir:[[@LINE+17]]:1: error: invalid config '{{.*}}config.json': parameter 'fill_0.tile.l0': value 3 is not one of
 // QUIET: unsupported-nest.mlir:4:8: error: linalg.softmax is not a structured linalg op
 // PRINTED: unsupported-nest.mlir:4:8: error: linalg.softmax is not a structured linalg op

@@ -14,7 +14,8 @@ include "mlir/Pass/PassBase.td"
 /// one, so that a space means the same everywhere.
 defvar TunerSpaceOptions = [
     Option<"functionName", "function", "std::string", /*default=*/"\"\"",
-           "Function to tune (default: the only function with loop nests)">,
+           "Function to work on (default: every function with loop nests for "
+           "tuner-autotune, else the only one)">,
     Option<"target", "target", "std::string", /*default=*/"\"host\"",
            "Target: 'host' or a target description JSON file">,
     Option<"tile", "tile", "bool", /*default=*/"true", "Tile loops">,
