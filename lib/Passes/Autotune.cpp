@@ -302,6 +302,8 @@ void TunerAutotunePass::tune(ModuleOp module, TunableFunction &tunable,
   options.measure.jobs = jobs;
   options.measure.pinCore = pinCore;
   options.database = database;
+  // Records are keyed by the function as it is in the user's module.
+  options.workloadOf = func;
   bool interactive = llvm::errs().is_displayed();
   if (interactive)
     options.progress = [name = outcome.name](const TuningResult &result) {

@@ -38,6 +38,10 @@ struct FunctionTuningOptions {
   /// Where measurements are recalled from and recorded (null: nowhere).
   db::Database *database = nullptr;
   std::function<void(const TuningResult &)> progress;
+  /// The function whose IR names the workload in the database (default:
+  /// the function tuned). A function measured in a copy of its module
+  /// names it by the original, whose printed IR (and so hash) may differ.
+  mlir::func::FuncOp workloadOf;
 };
 
 class FunctionTuning {
