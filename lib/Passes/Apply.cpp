@@ -68,8 +68,9 @@ LogicalResult TunerApplyPass::writeSchedule(Operation *at,
   std::unique_ptr<llvm::ToolOutputFile> file =
       openOutputFile(scheduleOutput, &message);
   if (!file) {
-    at->emitError() << "cannot write the schedule to '" << scheduleOutput
-                    << "': " << message;
+    mlir::emitError(locationOf(at))
+        << "cannot write the schedule to '" << scheduleOutput
+        << "': " << message;
     return failure();
   }
   file->os() << script;
@@ -112,7 +113,7 @@ LogicalResult TunerApplyPass::applyKnobs(const llvm::json::Value &json) {
   std::unique_ptr<llvm::MemoryBuffer> buffer =
       openInputFile(knobsScript, &message);
   if (!buffer) {
-    module.emitError() << "cannot read the knobs script '" << knobsScript
+    moduleError(module) << "cannot read the knobs script '" << knobsScript
                        << "': " << message;
     return failure();
   }
@@ -120,7 +121,7 @@ LogicalResult TunerApplyPass::applyKnobs(const llvm::json::Value &json) {
   FailureOr<OwningOpRef<ModuleOp>> script = parseTransformScript(
       module.getContext(), buffer->getBuffer(), knobsScript, /*verify=*/false);
   if (failed(script)) {
-    module.emitError() << "cannot parse the knobs script '" << knobsScript
+    moduleError(module) << "cannot parse the knobs script '" << knobsScript
                        << "'";
     return failure();
   }
@@ -172,12 +173,12 @@ LogicalResult TunerApplyPass::applyKnobs(const llvm::json::Value &json) {
 void TunerApplyPass::runOnOperation() {
   ModuleOp module = getOperation();
   if (config.empty()) {
-    module.emitError()
+    moduleError(module)
         << "tuner-apply needs a config: --tuner-apply=\"config=<file.json>\"";
     return signalPassFailure();
   }
   if (!constraints.empty() && (knobsScript.empty() || !spaceFile.empty())) {
-    module.emitError() << "the 'constraints' option only applies with "
+    moduleError(module) << "the 'constraints' option only applies with "
                           "'knobs-script' and without 'space' (a space file "
                           "states its own constraints)";
     return signalPassFailure();

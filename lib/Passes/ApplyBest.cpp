@@ -138,7 +138,7 @@ TunerApplyBestPass::choose(func::FuncOp func, db::Database &records,
     break;
   }
   if (!chosen) {
-    InFlightDiagnostic diag = func.emitError();
+    InFlightDiagnostic diag = mlir::emitError(func.getLoc());
     diag << "no tuning record of @" << func.getSymName()
          << " on this machine was made in the space it has now";
     if (!otherSpaces.empty())

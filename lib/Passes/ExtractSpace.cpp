@@ -48,7 +48,7 @@ LogicalResult TunerExtractSpacePass::writeText(
   std::error_code ec;
   llvm::ToolOutputFile file(path, ec, llvm::sys::fs::OF_Text);
   if (ec)
-    return getOperation().emitError()
+    return moduleError(getOperation())
            << "cannot write '" << path << "': " << ec.message();
   write(file.os());
   file.keep();
@@ -78,7 +78,7 @@ FailureOr<Space> TunerExtractSpacePass::spaceFromUserScript() {
   // file:line:column prefix.
   auto buffer = llvm::MemoryBuffer::getFile(fromKnobs);
   if (!buffer)
-    return module.emitError() << "cannot read the transform script '"
+    return moduleError(module) << "cannot read the transform script '"
                               << fromKnobs << "': "
                               << buffer.getError().message();
   llvm::SourceMgr sourceMgr;
@@ -89,7 +89,7 @@ FailureOr<Space> TunerExtractSpacePass::spaceFromUserScript() {
   OwningOpRef<ModuleOp> script = parseSourceFile<ModuleOp>(
       sourceMgr, ParserConfig(&scriptContext, /*verifyAfterParse=*/false));
   if (!script)
-    return module.emitError()
+    return moduleError(module)
            << "cannot parse the transform script '" << fromKnobs << "'";
   return spaceFromKnobs(*script, extra);
 }
@@ -97,7 +97,7 @@ FailureOr<Space> TunerExtractSpacePass::spaceFromUserScript() {
 void TunerExtractSpacePass::runOnOperation() {
   ModuleOp module = getOperation();
   if (!constraints.empty() && fromKnobs.empty()) {
-    module.emitError() << "the 'constraints' option only applies with "
+    moduleError(module) << "the 'constraints' option only applies with "
                           "'from-knobs' (generated spaces state their own)";
     return signalPassFailure();
   }
@@ -130,6 +130,11 @@ void TunerExtractSpacePass::runOnOperation() {
     return signalPassFailure();
   }
   space.attributes["size"] = chain->countString();
+  if (fromKnobs.empty() && chain->count().isOne())
+    mlir::emitWarning(locationOf(spaceOwner))
+        << "@" << space.attributes["function"]
+        << " has nothing to tune: its space holds only the untransformed "
+           "schedule (with these space options)";
 
   llvm::json::Value json = space.toJSON();
   if (failed(writeText(output, [&](raw_ostream &os) {

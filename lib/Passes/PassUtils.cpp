@@ -5,44 +5,138 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace tuner;
 
-FailureOr<func::FuncOp> tuner::selectFunction(ModuleOp module,
-                                              llvm::StringRef name) {
+Location tuner::moduleLocation(ModuleOp module) {
+  // A module parsed from a file without a `module` op of its own sits at
+  // file:0:0; its first op is somewhere a reader can find.
+  auto fileLoc = dyn_cast<FileLineColLoc>(module.getLoc());
+  if (fileLoc && fileLoc.getLine() == 0)
+    if (!module.getBody()->empty())
+      return module.getBody()->front().getLoc();
+  return module.getLoc();
+}
+
+Location tuner::locationOf(Operation *op) {
+  if (auto module = dyn_cast<ModuleOp>(op))
+    return moduleLocation(module);
+  return op->getLoc();
+}
+
+InFlightDiagnostic tuner::moduleError(ModuleOp module) {
+  return mlir::emitError(moduleLocation(module));
+}
+
+std::optional<Refusal> tuner::whyNotTunable(func::FuncOp func) {
+  if (func.isExternal())
+    return Refusal{func.getLoc(), "function @" + func.getSymName().str() +
+                                      " is a declaration: nothing to tune"};
+  if (hasLoopNests(func))
+    return std::nullopt;
+  // The first op that looks like work the tuner might have taken.
+  std::optional<Refusal> refusal;
+  func.walk([&](Operation *op) {
+    Dialect *dialect = op->getDialect();
+    llvm::StringRef ns = dialect ? dialect->getNamespace() : "";
+    std::string name = op->getName().getStringRef().str();
+    std::string function = "@" + func.getSymName().str();
+    if (ns == "linalg" && !op->hasTrait<OpTrait::IsTerminator>()) {
+      refusal = Refusal{
+          op->getLoc(),
+          function + " has no loop nest the tuner models: " + name +
+              " is not a structured linalg op (LinalgOp); the tuner tunes "
+              "structured linalg ops and affine.for nests",
+          /*looksLikeWork=*/true};
+      return WalkResult::interrupt();
+    }
+    if (isa<LoopLikeOpInterface>(op)) {
+      refusal = Refusal{op->getLoc(),
+                        function + " has no loop nest the tuner models: " +
+                            name +
+                            " is not modeled; the tuner tunes structured "
+                            "linalg ops and affine.for nests",
+                        /*looksLikeWork=*/true};
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (refusal)
+    return refusal;
+  return Refusal{func.getLoc(), "function @" + func.getSymName().str() +
+                                    " has no linalg op and no affine.for "
+                                    "nest: nothing to tune"};
+}
+
+FailureOr<FunctionSelection> tuner::selectFunctions(ModuleOp module,
+                                                    llvm::StringRef name) {
+  FunctionSelection selection;
   if (!name.empty()) {
     auto func = module.lookupSymbol<func::FuncOp>(name);
     if (!func) {
-      module.emitError() << "no function named '" << name << "' in the module";
+      InFlightDiagnostic diag = moduleError(module);
+      diag << "no function named '" << name << "' in the module";
+      SmallVector<llvm::StringRef> names;
+      for (auto f : module.getOps<func::FuncOp>())
+        if (!f.isExternal())
+          names.push_back(f.getSymName());
+      if (!names.empty())
+        diag << " (its functions: " << llvm::join(names, ", ") << ")";
       return failure();
     }
-    if (func.isExternal()) {
-      func.emitError() << "function '" << name
-                       << "' is a declaration: nothing to tune";
+    if (std::optional<Refusal> refusal = whyNotTunable(func)) {
+      mlir::emitError(refusal->loc) << refusal->message;
       return failure();
     }
-    return func;
+    selection.functions.push_back(func);
+    return selection;
   }
-  SmallVector<func::FuncOp> candidates;
-  for (auto func : module.getOps<func::FuncOp>())
-    if (!func.isExternal() && hasLoopNests(func))
-      candidates.push_back(func);
-  if (candidates.empty()) {
-    module.emitError()
-        << "no function with linalg ops or affine loop nests to tune";
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    if (hasLoopNests(func)) {
+      selection.functions.push_back(func);
+      continue;
+    }
+    std::optional<Refusal> refusal = whyNotTunable(func);
+    // Functions without linalg or loop ops are plain code, not refusals.
+    if (refusal && refusal->looksLikeWork)
+      selection.untunable.push_back(std::move(*refusal));
+  }
+  if (selection.functions.empty()) {
+    // Nothing to tune: say why, at each function that looked like work, or
+    // at the module.
+    for (const Refusal &refusal : selection.untunable)
+      mlir::emitError(refusal.loc) << refusal.message;
+    if (selection.untunable.empty())
+      moduleError(module)
+          << "no function with linalg ops or affine loop nests to tune";
     return failure();
   }
-  if (candidates.size() > 1) {
-    InFlightDiagnostic diag = module.emitError()
-                              << "several functions could be tuned (";
-    llvm::interleaveComma(candidates, diag, [&](func::FuncOp f) {
+  return selection;
+}
+
+FailureOr<func::FuncOp> tuner::selectFunction(ModuleOp module,
+                                              llvm::StringRef name) {
+  FailureOr<FunctionSelection> selection = selectFunctions(module, name);
+  if (failed(selection))
+    return failure();
+  if (selection->functions.size() > 1) {
+    InFlightDiagnostic diag =
+        mlir::emitError(selection->functions.front().getLoc())
+        << "several functions could be tuned (";
+    llvm::interleaveComma(selection->functions, diag, [&](func::FuncOp f) {
       diag << "'" << f.getSymName() << "'";
     });
     diag << "): choose one with the 'function' option";
     return failure();
   }
-  return candidates.front();
+  return selection->functions.front();
 }
 
 FailureOr<Space> tuner::readSpaceFile(Operation *at, llvm::StringRef path) {
@@ -56,10 +150,12 @@ FailureOr<Space> tuner::readSpaceFile(Operation *at, llvm::StringRef path) {
 
 void tuner::emitError(Operation *at, llvm::Twine context, llvm::Error error) {
   std::string message = llvm::toString(std::move(error));
+  // At the op's location, without the op printed after it.
+  Location loc = locationOf(at);
   if (context.isTriviallyEmpty())
-    at->emitError() << message;
+    mlir::emitError(loc) << message;
   else
-    at->emitError() << context << ": " << message;
+    mlir::emitError(loc) << context << ": " << message;
 }
 
 FailureOr<Target> tuner::resolveTarget(Operation *at, llvm::StringRef spec) {
@@ -82,35 +178,85 @@ FailureOr<TunableFunction> tuner::prepareFunction(ModuleOp module,
   FailureOr<Target> target = resolveTarget(module, targetSpec);
   if (failed(target))
     return failure();
-  // A dynamic function is analyzed at the sizes it is tuned for.
-  FailureOr<SpecializedFunction> specialized =
-      specializeForTuning(*func, shapes);
-  if (failed(specialized))
-    return failure();
-  FailureOr<ProgramTree> tree = buildProgramTree(specialized->analyzed());
+  return prepareFunction(*func, *target, options, shapes);
+}
+
+FailureOr<TunableFunction>
+tuner::prepareFunction(func::FuncOp func, const Target &target,
+                       const SpaceOptions &options, llvm::StringRef shapes,
+                       DiagnosticSeverity severity) {
+  // The analysis reports at the op at fault; its diagnostics are passed on
+  // with `severity`, without the op printed after them.
+  struct Report {
+    Location loc;
+    DiagnosticSeverity severity;
+    std::string message;
+  };
+  std::vector<Report> reports;
+  FailureOr<SpecializedFunction> specialized = failure();
+  FailureOr<ProgramTree> tree = failure();
+  {
+    ScopedDiagnosticHandler handler(
+        func.getContext(), [&](Diagnostic &diag) -> LogicalResult {
+          reports.push_back({diag.getLocation(),
+                             diag.getSeverity() == DiagnosticSeverity::Error
+                                 ? severity
+                                 : diag.getSeverity(),
+                             diag.str()});
+          return success();
+        });
+    // A dynamic function is analyzed at the sizes it is tuned for.
+    specialized = specializeForTuning(func, shapes);
+    if (succeeded(specialized)) {
+      tree = buildProgramTree(specialized->analyzed());
+      if (succeeded(tree) && specialized->isDynamic() &&
+          failed(checkDynamicNests(func, specialized->analyzed())))
+        tree = failure();
+    }
+  }
+  for (const Report &report : reports)
+    emitDiagnostic(report.loc, report.severity, report.message);
   if (failed(tree))
     return failure();
-  if (specialized->isDynamic() &&
-      failed(checkDynamicNests(*func, specialized->analyzed())))
-    return failure();
+  bool dynamic = specialized->isDynamic();
   llvm::Expected<Space> space = buildSpace(
-      *tree, *target,
-      specialized->isDynamic() ? dynamicSpaceOptions(options) : options);
+      *tree, target, dynamic ? dynamicSpaceOptions(options) : options);
   if (!space) {
-    emitError(*func, "cannot build the search space", space.takeError());
+    emitDiagnostic(func.getLoc(), severity,
+                   "cannot build the search space of @" +
+                       func.getSymName().str() + ": " +
+                       llvm::toString(space.takeError()));
     return failure();
   }
-  if (specialized->isDynamic())
+  if (dynamic)
     if (llvm::Error error = constrainDynamicSpace(*tree, *space)) {
-      emitError(*func, "cannot build the search space", std::move(error));
+      emitDiagnostic(func.getLoc(), severity,
+                     "cannot build the search space of @" +
+                         func.getSymName().str() + ": " +
+                         llvm::toString(std::move(error)));
       return failure();
     }
-  TunableFunction tunable{*func, std::move(*tree), std::move(*space),
-                          std::move(*target), nullptr};
-  if (specialized->isDynamic())
+  TunableFunction tunable{func, std::move(*tree), std::move(*space), target,
+                          nullptr};
+  if (dynamic)
     tunable.specialized =
         std::make_shared<SpecializedFunction>(std::move(*specialized));
   return tunable;
+}
+
+void tuner::emitDiagnostic(Location loc, DiagnosticSeverity severity,
+                           llvm::Twine message) {
+  switch (severity) {
+  case DiagnosticSeverity::Error:
+    mlir::emitError(loc) << message;
+    break;
+  case DiagnosticSeverity::Warning:
+    mlir::emitWarning(loc) << message;
+    break;
+  default:
+    mlir::emitRemark(loc) << message;
+    break;
+  }
 }
 
 FailureOr<db::Database> tuner::openTuningDatabase(Operation *at,

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tuner/Analysis/ProgramAnalysis.h"
+#include "tuner/Passes/PassUtils.h"
 #include "tuner/Passes/Passes.h"
 #include "tuner/Tuning/ShapeSpecialization.h"
 
@@ -37,7 +38,7 @@ struct TunerPrintProgramPass
 void TunerPrintProgramPass::runOnOperation() {
   ModuleOp module = getOperation();
   if (format != "text" && format != "json") {
-    module.emitError() << "unknown format '" << format
+    tuner::moduleError(module) << "unknown format '" << format
                        << "' of --tuner-print-program: expected 'text' or "
                           "'json'";
     return signalPassFailure();

@@ -303,7 +303,9 @@ private:
 
   llvm::Error addNest(const LoopNest &nest) {
     std::vector<int> band = tree.bandOf(nest.id);
-    if (band.empty())
+    // A nest that never runs has nothing to tune: it keeps no parameter
+    // (and no constraint such as an unroll factor bounded by zero trips).
+    if (band.empty() || zeroTripLoop(tree, nest))
       return llvm::Error::success();
     const bool isLinalg = nest.source == NestSource::Linalg;
     const std::string &n = nest.name;
@@ -1124,7 +1126,8 @@ private:
       const LoopNest &p = tree.nests[producer];
       const LoopNest &c = tree.nests[consumer];
       if (producer == consumer || p.source != NestSource::Linalg ||
-          c.source != NestSource::Linalg ||
+          c.source != NestSource::Linalg || zeroTripLoop(tree, p) ||
+          zeroTripLoop(tree, c) ||
           !seen.insert({producer, consumer}).second)
         continue;
       // A producer that accumulates (has a reduction loop) is fused only
@@ -1231,6 +1234,14 @@ private:
 };
 
 } // namespace
+
+std::optional<int> tuner::zeroTripLoop(const ProgramTree &tree,
+                                       const LoopNest &nest) {
+  for (int id : tree.bandOf(nest.id))
+    if (tree.loops[id].extent <= 0)
+      return id;
+  return std::nullopt;
+}
 
 llvm::Expected<Space> tuner::buildSpace(const ProgramTree &tree,
                                         const Target &target,

@@ -30,11 +30,12 @@ FunctionTuning::create(mlir::ModuleOp module, mlir::func::FuncOp func,
 
   // Measurements happen here, so they are keyed by this machine.
   Target host = Target::host();
-  std::string workload = workloadHash(func, options.shapes);
+  mlir::func::FuncOp named = options.workloadOf ? options.workloadOf : func;
+  std::string workload = workloadHash(named, options.shapes);
   if (options.database)
-    if (llvm::Error error =
-            options.database->addWorkload({workload, func.getSymName().str(),
-                                           canonicalIR(func, options.shapes)}))
+    if (llvm::Error error = options.database->addWorkload(
+            {workload, named.getSymName().str(),
+             canonicalIR(named, options.shapes)}))
       return llvm::createStringError("cannot write to the tuning database: " +
                                      llvm::toString(std::move(error)));
   llvm::Expected<std::unique_ptr<Measurer>> measurer = Measurer::create(

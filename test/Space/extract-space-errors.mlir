@@ -9,7 +9,7 @@ module {
 
 // -----
 
-// expected-error@+1 {{several functions could be tuned ('f', 'g'): choose one with the 'function' option}}
+// expected-error@+2 {{several functions could be tuned ('f', 'g'): choose one with the 'function' option}}
 module {
   func.func @f(%a: memref<8xf32>) {
     %c = arith.constant 1.0 : f32

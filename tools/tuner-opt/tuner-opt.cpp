@@ -15,6 +15,8 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+#include <vector>
+
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   tuner::registerTunerPasses();
@@ -24,6 +26,16 @@ int main(int argc, char **argv) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   tuner::registerTunerDialectExtensions(registry);
+
+  // Diagnostics are at the op they concern; printing that op (a function,
+  // or the whole module) in generic form after each is noise for a user of
+  // the tuner. The flag stays settable: a later
+  // --mlir-print-op-on-diagnostic=true wins.
+  std::vector<char *> args(argv, argv + argc);
+  static char quiet[] = "--mlir-print-op-on-diagnostic=false";
+  args.insert(args.begin() + 1, quiet);
+  argc = int(args.size());
+  argv = args.data();
 
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "tuner optimizer driver: mlir-opt plus the tuner's passes\n",

@@ -48,6 +48,13 @@ class FuncOp;
 
 namespace tuner {
 
+/// Per-call times below this are too short for a schedule to matter: a
+/// repetition calls the function many times (MeasureOptions::
+/// minRepetitionSeconds) so the time is precise, but the call itself, the
+/// argument set-up and the timer's resolution (tens of nanoseconds) are then
+/// a large part of it, and a "speedup" mostly measures them.
+constexpr double kShortestMeaningfulSeconds = 1e-6;
+
 struct MeasureOptions {
   /// Timed repetitions per candidate (at least 5 for the protocol).
   unsigned repetitions = 5;

@@ -18,11 +18,59 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+
+#include <optional>
+#include <vector>
 
 namespace tuner {
 
+/// Where diagnostics about the whole module go: the module's location, or,
+/// when that is the useless file:0:0 of a module parsed from a file without
+/// a `module` op, its first op's.
+mlir::Location moduleLocation(mlir::ModuleOp module);
+/// Where diagnostics about `op` go: its location, or moduleLocation.
+mlir::Location locationOf(mlir::Operation *op);
+/// An error at moduleLocation(module), without the module printed after it.
+mlir::InFlightDiagnostic moduleError(mlir::ModuleOp module);
+/// Emits `message` at `loc` with `severity` (an op is never attached).
+void emitDiagnostic(mlir::Location loc, mlir::DiagnosticSeverity severity,
+                    llvm::Twine message);
+
+/// Why a function is not one the tuner can tune, and where.
+struct Refusal {
+  mlir::Location loc;
+  std::string message;
+  /// The function holds ops that look like work for the tuner (linalg ops
+  /// it does not model, loops other than affine.for): worth a warning when
+  /// the function was not named; else it is plain code.
+  bool looksLikeWork = false;
+};
+
+/// Why `func` cannot be tuned before any analysis (a declaration; no
+/// linalg op and no affine.for; only linalg ops that are not structured,
+/// such as linalg.pack / linalg.unpack, or loops the tuner does not model),
+/// at the op at fault; std::nullopt when it holds loop nests.
+std::optional<Refusal> whyNotTunable(mlir::func::FuncOp func);
+
+/// The functions a pass works on.
+struct FunctionSelection {
+  /// The functions with loop nests, in module order.
+  llvm::SmallVector<mlir::func::FuncOp> functions;
+  /// Functions that hold work the tuner does not model (not yet reported).
+  std::vector<Refusal> untunable;
+};
+
+/// With `name`: that function (an error, at it, when it cannot be tuned or
+/// at the module when there is none of that name). Without: every function
+/// with loop nests, and the ones that look like work but cannot be tuned;
+/// an error at each of those (or at the module) when there is none to tune.
+mlir::FailureOr<FunctionSelection> selectFunctions(mlir::ModuleOp module,
+                                                   llvm::StringRef name);
+
 /// The function named `name`, or, when `name` is empty, the only function of
-/// the module that holds linalg ops or affine loop nests.
+/// the module that holds linalg ops or affine loop nests (an error at the
+/// first candidate, naming them all, when there are several).
 mlir::FailureOr<mlir::func::FuncOp> selectFunction(mlir::ModuleOp module,
                                                    llvm::StringRef name);
 
@@ -50,6 +98,16 @@ mlir::FailureOr<TunableFunction>
 prepareFunction(mlir::ModuleOp module, llvm::StringRef functionName,
                 llvm::StringRef targetSpec, const SpaceOptions &options,
                 llvm::StringRef shapes = "");
+
+/// buildProgramTree + buildSpace of `func` (at the sizes of `shapes` when
+/// it has dynamic shapes); what they refuse is reported at
+/// the op at fault with `severity` (a warning for a function among several
+/// that are tuned), without the op printed after it.
+mlir::FailureOr<TunableFunction>
+prepareFunction(mlir::func::FuncOp func, const Target &target,
+                const SpaceOptions &options, llvm::StringRef shapes = "",
+                mlir::DiagnosticSeverity severity =
+                    mlir::DiagnosticSeverity::Error);
 
 /// The SpaceOptions of a pass declared with TunerSpaceOptions (Passes.td);
 /// the pass befriends this function to give it its (protected) options.

@@ -14,7 +14,8 @@ include "mlir/Pass/PassBase.td"
 /// one, so that a space means the same everywhere.
 defvar TunerSpaceOptions = [
     Option<"functionName", "function", "std::string", /*default=*/"\"\"",
-           "Function to tune (default: the only function with loop nests)">,
+           "Function to work on (default: every function with loop nests for "
+           "tuner-autotune, else the only one)">,
     Option<"shapes", "shapes", "std::string", /*default=*/"\"\"",
            "Sizes to tune a function with dynamic shapes for: "
            "'arg0=64x48,arg1=48x32' (full static shapes by argument "
@@ -164,16 +165,25 @@ def TunerCheckSpace : Pass<"tuner-check-space", "mlir::ModuleOp"> {
 }
 
 def TunerAutotune : Pass<"tuner-autotune", "mlir::ModuleOp"> {
-  let summary = "Tune a function's schedule by measurement and apply the best";
+  let summary = "Tune the schedule of every function by measurement and "
+                "apply the best";
   let description = [{
-    Extracts the function's search space, lets a search strategy propose
+    Tunes every function of the module with loop nests (or the one named by
+    `function`), one after the other. For each, extracts the function's
+    search space, lets a search strategy propose
     configs, applies each one, compiles, runs, verifies and times it against
     the untransformed function (measured in the same session), records every
     measurement in the tuning database, and rewrites the function with the
     best verified config. A rerun of the same command resumes: configs already
     in the database are not measured again. Emits a summary remark (baseline
     time, best time, speedup, candidates tried and failed by class) and, on an
-    interactive terminal, a progress line.
+    interactive terminal, a progress line; with several functions, a remark
+    on the module: how many were tuned, failed and skipped, and the
+    geometric-mean speedup. A function with nothing to tune (an empty space,
+    dead work, IR the tuner does not model) is skipped with a warning when
+    other functions are tuned, an error when it was named; a function whose
+    tuning fails (its baseline cannot be measured) is an error, and the
+    others are still tuned.
   }];
   let options = [
     Option<"strategy", "strategy", "std::string", /*default=*/"\"mcts\"",
@@ -215,6 +225,11 @@ def TunerAutotune : Pass<"tuner-autotune", "mlir::ModuleOp"> {
            "Candidates to measure (0: no limit; then set time-budget)">,
     Option<"timeBudget", "time-budget", "double", /*default=*/"0",
            "Seconds to spend searching (0: no limit)">,
+    Option<"budgetSplit", "budget-split", "std::string",
+           /*default=*/"\"per-function\"",
+           "How several functions share 'budget' and 'time-budget': "
+           "per-function (each function gets all of it) or shared (the "
+           "module gets it, each function an even share of what is left)">,
     Option<"seed", "seed", "uint64_t", /*default=*/"1",
            "Seed of the search: the same seed proposes the same candidates">,
     Option<"database", "database", "std::string", /*default=*/"\"\"",

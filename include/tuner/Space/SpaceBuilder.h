@@ -30,6 +30,8 @@
 #include "tuner/Space/Space.h"
 #include "tuner/Target/Target.h"
 
+#include <optional>
+
 namespace tuner {
 
 struct SpaceOptions {
@@ -63,6 +65,10 @@ struct SpaceOptions {
   /// extent, spread evenly in log scale, always including 1 and the extent).
   unsigned maxTileCandidates = 10;
 };
+
+/// The first loop of the band of `nest` that runs zero times, if any: such a
+/// nest never runs, has nothing to tune and gets no parameter in the space.
+std::optional<int> zeroTripLoop(const ProgramTree &tree, const LoopNest &nest);
 
 /// Builds the space. Fails when the tree has no loop nest to tune.
 llvm::Expected<Space> buildSpace(const ProgramTree &tree, const Target &target,

@@ -44,6 +44,10 @@ struct FunctionTuningOptions {
   /// The sizes a dynamic function is tuned at (ShapeSet::str()): part of the
   /// workload's identity in the database.
   std::string shapes;
+  /// The function whose IR names the workload in the database (default:
+  /// the function tuned). A function measured in a copy of its module
+  /// names it by the original, whose printed IR (and so hash) may differ.
+  mlir::func::FuncOp workloadOf;
 };
 
 class FunctionTuning {
