@@ -4,7 +4,8 @@
 # FileCheck tests and the GoogleTest unit tests. Any ASan, UBSan or leak
 # report fails its test (test/lit_sanitizers.py sets the options; leaks that
 # LLVM/MLIR make by design are listed in scripts/sanitizers/lsan.supp).
-# Extra arguments are passed to lit (e.g. a subset: build-asan/test/Space).
+# Arguments: lit test paths (default: all; e.g. build-asan/test/Space), or
+# --quick for the unit tests of the libraries that read user input.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -18,10 +19,20 @@ if [ ! -f build-asan/build.ninja ]; then
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
     -DTUNER_SANITIZE=ON "${launcher[@]}" >/dev/null
 fi
-ninja -C build-asan
-suites=("$@")
-if [ ${#suites[@]} -eq 0 ]; then
-  suites=(build-asan/test build-asan/test/Unit)
+# --quick: the unit tests of the libraries that read user input (Support,
+# Space, Database, Search); scripts/test.sh runs these.
+if [ "${1:-}" = --quick ]; then
+  shift
+  quick=(SupportTests SpaceTests DatabaseTests SearchTests)
+  ninja -C build-asan "${quick[@]}"
+  suites=(build-asan/test/Unit/Support build-asan/test/Unit/Space
+          build-asan/test/Unit/Database build-asan/test/Unit/Search)
+else
+  ninja -C build-asan
+  suites=("$@")
+  if [ ${#suites[@]} -eq 0 ]; then
+    suites=(build-asan/test build-asan/test/Unit)
+  fi
 fi
 set +e
 /usr/lib/llvm-22/bin/lit -sv "${suites[@]}" | tee build-asan/lit.log
