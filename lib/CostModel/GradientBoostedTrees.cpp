@@ -8,9 +8,12 @@
 //    "target": FINGERPRINT, "training": TreeTrainingSummary,
 //    "dataset": DatasetSummary,
 //    "booster": {"encoding": "ubj", "xgboost_version": "1.7.4",
-//                "rounds": R, "data": BASE64}}
+//                "rounds": R, "checksum": HASH, "data": BASE64}}
 // where "data" is the booster as XGBoosterSaveModelToBuffer writes it in
-// UBJSON (XGBoost's own, versioned model format).
+// UBJSON (XGBoost's own, versioned model format) and "checksum" its bytes'
+// xxh3 hash: XGBoost trusts the sizes inside its UBJSON (a damaged one makes
+// it allocate terabytes or read out of bounds), so only bytes it wrote, as
+// the checksum attests, are handed to it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -434,6 +437,11 @@ const TreeTrainingSummary *tuner::treeTrainingSummary(const CostModel &model) {
 // Model files
 //===----------------------------------------------------------------------===//
 
+/// The "checksum" of a booster's bytes.
+static std::string boosterChecksum(llvm::StringRef bytes) {
+  return llvm::formatv("{0:x-16}", llvm::xxh3_64bits(bytes)).str();
+}
+
 json::Value tuner::treeCostModelToJSON(const CostModel &model) {
   const CostModel::Impl &impl = model.getImpl();
   const TreeModel &trees = *impl.trees;
@@ -455,6 +463,7 @@ json::Value tuner::treeCostModelToJSON(const CostModel &model) {
       {"booster", json::Object{{"encoding", "ubj"},
                                {"xgboost_version", xgboostVersion()},
                                {"rounds", int64_t(trees.rounds())},
+                               {"checksum", boosterChecksum(*bytes)},
                                {"data", llvm::encodeBase64(*bytes)}}}};
 }
 
@@ -533,9 +542,12 @@ llvm::Expected<CostModel> tuner::treeCostModelFromJSON(const json::Value &value,
       booster ? booster->getString("encoding") : std::nullopt;
   std::optional<llvm::StringRef> data =
       booster ? booster->getString("data") : std::nullopt;
-  if (!encoding || !data)
-    return fail("booster: expected an object with string fields 'encoding' "
-                "and 'data'");
+  std::optional<llvm::StringRef> checksum =
+      booster ? booster->getString("checksum") : std::nullopt;
+  if (!encoding || !data || !checksum)
+    return fail("booster: expected an object with string fields 'encoding', "
+                "'checksum' and 'data' (a file written before checksums: "
+                "retrain it)");
   if (*encoding != "ubj")
     return fail("booster: unknown encoding '" + *encoding +
                 "' (expected 'ubj')");
@@ -543,6 +555,12 @@ llvm::Expected<CostModel> tuner::treeCostModelFromJSON(const json::Value &value,
   if (llvm::Error err = llvm::decodeBase64(*data, bytes))
     return fail("booster: its data is not base64 (" +
                 llvm::toString(std::move(err)) + ")");
+  // Compared as numbers: see lib/CostModel/CMakeLists.txt on fuzzing.
+  uint64_t expected = 0;
+  if (checksum->getAsInteger(16, expected) ||
+      expected != llvm::xxh3_64bits(llvm::StringRef(bytes.data(), bytes.size())))
+    return fail("booster: its data does not match its checksum (the file "
+                "was changed or damaged: restore or retrain it)");
   llvm::Expected<std::unique_ptr<TreeModel>> trees =
       TreeModel::deserialize(bytes, *summary);
   if (!trees)

@@ -17,10 +17,13 @@
 
 #include "tuner/Space/Space.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 
 using namespace tuner;
@@ -104,6 +107,9 @@ struct Constraint::Node {
   std::string stringValue;
   size_t param = 0;
   std::vector<std::unique_ptr<Node>> operands;
+  /// Levels of the tree below and at this node (1 for a leaf): evaluating,
+  /// copying and destroying a tree recurse as deep.
+  unsigned depth = 1;
 
   Node(Kind kind, Type type) : kind(kind), type(type) {}
 };
@@ -337,6 +343,13 @@ private:
 // Parser
 //===----------------------------------------------------------------------===//
 
+/// Limits that keep parsing and evaluating a constraint within the stack
+/// whatever its text: how deep the parser recurses (parentheses, unary
+/// operators, indices, min/max arguments), and how deep the expression tree
+/// grows (each binary operator adds a level to a left-associative chain).
+constexpr unsigned kMaxNesting = 256;
+constexpr unsigned kMaxDepth = 4096;
+
 class Parser {
 public:
   Parser(StringRef text, const Space &space)
@@ -348,6 +361,8 @@ public:
     Expected<NodePtr> root = parseOr();
     if (!root)
       return root.takeError();
+    if (Error e = checkDepth())
+      return std::move(e);
     if (tok.kind == Tok::RParen)
       return error(tok, "unbalanced ')'");
     if (tok.kind != Tok::End)
@@ -401,13 +416,27 @@ private:
         tok, llvm::formatv("expected an expression, got '{0}'", spelling(tok)));
   }
 
-  static NodePtr make(Node::Kind kind, Type type, NodePtr lhs,
-                      NodePtr rhs = nullptr) {
+  NodePtr make(Node::Kind kind, Type type, NodePtr lhs, NodePtr rhs = nullptr) {
     auto node = std::make_unique<Node>(kind, type);
+    node->depth = lhs->depth + 1;
     node->operands.push_back(std::move(lhs));
-    if (rhs)
+    if (rhs) {
+      node->depth = std::max(node->depth, rhs->depth + 1);
       node->operands.push_back(std::move(rhs));
+    }
+    if (node->depth > kMaxDepth && !tooDeepAt)
+      tooDeepAt = tok.offset;
     return node;
+  }
+
+  /// The error once the tree has grown deeper than kMaxDepth.
+  Error checkDepth() const {
+    if (!tooDeepAt)
+      return Error::success();
+    return error(*tooDeepAt,
+                 llvm::formatv("the expression is more than {0} operators "
+                               "deep; split it into several constraints",
+                               kMaxDepth));
   }
 
   /// Operand of && || !: a boolean or a number (non-zero is true).
@@ -539,6 +568,16 @@ private:
   }
 
   Expected<NodePtr> parseUnary() {
+    // Every recursion of the parser passes here.
+    if (Error e = checkDepth())
+      return std::move(e);
+    if (nesting >= kMaxNesting)
+      return error(tok, llvm::formatv("the expression nests more than {0} "
+                                      "levels deep (parentheses, unary "
+                                      "operators, indices, min/max)",
+                                      kMaxNesting));
+    ++nesting;
+    auto leave = llvm::make_scope_exit([&] { --nesting; });
     if (tok.kind != Tok::Bang && tok.kind != Tok::Minus &&
         tok.kind != Tok::Plus)
       return parsePrimary();
@@ -676,6 +715,7 @@ private:
                                    describe((*argument)->type)));
       if ((*argument)->type == Type::Real)
         node->type = Type::Real;
+      node->depth = std::max(node->depth, (*argument)->depth + 1);
       node->operands.push_back(std::move(*argument));
       if (tok.kind == Tok::Comma) {
         advance();
@@ -697,6 +737,10 @@ private:
   Lexer lexer;
   Token tok;
   std::set<size_t> parameters;
+  /// Recursion depth of parseUnary.
+  unsigned nesting = 0;
+  /// Where the tree first grew deeper than kMaxDepth.
+  std::optional<size_t> tooDeepAt;
 };
 
 //===----------------------------------------------------------------------===//

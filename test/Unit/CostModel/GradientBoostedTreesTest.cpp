@@ -7,8 +7,10 @@
 
 #include "llvm/Support/Base64.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 #include "gtest/gtest.h"
 
@@ -316,23 +318,48 @@ TEST_F(TreeModelFileTest, RefusesCorruptAndMismatchedFiles) {
     (*o.getObject("booster"))["data"] = "not base64!";
   });
   EXPECT_EQ(base64.rfind("booster: its data is not base64", 0), 0u) << base64;
-  std::string garbage = loadEdited([](llvm::json::Object &o) {
-    (*o.getObject("booster"))["data"] =
-        llvm::encodeBase64(std::string("{\"learner\": 42}"));
+  // Bytes XGBoost did not write (with their checksum) reach XGBoost, which
+  // refuses them.
+  auto setData = [](llvm::json::Object &booster, llvm::StringRef bytes) {
+    booster["data"] = llvm::encodeBase64(bytes);
+    booster["checksum"] =
+        llvm::formatv("{0:x-16}", llvm::xxh3_64bits(bytes)).str();
+  };
+  std::string garbage = loadEdited([&](llvm::json::Object &o) {
+    setData(*o.getObject("booster"), "{\"learner\": 42}");
   });
   EXPECT_EQ(garbage.rfind("booster: XGBoost: reading the booster failed: ", 0),
             0u)
       << garbage;
-  std::string truncated = loadEdited([](llvm::json::Object &o) {
+  std::string truncated = loadEdited([&](llvm::json::Object &o) {
     llvm::json::Object &booster = *o.getObject("booster");
     std::vector<char> bytes;
     ASSERT_FALSE(bool(llvm::decodeBase64(*booster.getString("data"), bytes)));
     bytes.resize(bytes.size() / 2);
-    booster["data"] = llvm::encodeBase64(bytes);
+    setData(booster, llvm::StringRef(bytes.data(), bytes.size()));
   });
   EXPECT_EQ(truncated.rfind("booster: XGBoost: reading the booster failed", 0),
             0u)
       << truncated;
+  // Found by fuzz/ModelFileFuzzer.cpp (fuzz/corpus/model-file/
+  // crash-booster-length): XGBoost trusts the lengths inside its UBJSON, and
+  // a damaged one made it allocate 28 TB. Bytes that do not match their
+  // checksum never reach XGBoost.
+  std::string damaged = loadEdited([](llvm::json::Object &o) {
+    llvm::json::Object &booster = *o.getObject("booster");
+    std::vector<char> bytes;
+    ASSERT_FALSE(bool(llvm::decodeBase64(*booster.getString("data"), bytes)));
+    bytes[bytes.size() / 2] ^= 0x40;
+    booster["data"] = llvm::encodeBase64(bytes);
+  });
+  EXPECT_EQ(damaged, "booster: its data does not match its checksum (the file "
+                     "was changed or damaged: restore or retrain it)");
+  EXPECT_EQ(loadEdited([](llvm::json::Object &o) {
+              o.getObject("booster")->erase("checksum");
+            }),
+            "booster: expected an object with string fields 'encoding', "
+            "'checksum' and 'data' (a file written before checksums: retrain "
+            "it)");
   EXPECT_EQ(loadEdited([](llvm::json::Object &o) {
               (*o.getObject("booster"))["encoding"] = "json";
             }),

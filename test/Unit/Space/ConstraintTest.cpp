@@ -274,4 +274,33 @@ TEST_F(ConstraintTest, PartialAndMismatchedAssignments) {
   EXPECT_TRUE(c->evaluate(std::vector<ParamValue>{I(1), I(1)}));
 }
 
+// Found by fuzz/ConstraintFuzzer.cpp (fuzz/corpus/constraint/
+// crash-deep-parentheses): deep nesting overflowed the parser's stack.
+// Nesting and tree depth are limited; within the limits, deep expressions
+// parse and evaluate.
+TEST_F(ConstraintTest, DeepExpressionsAreErrorsNotCrashes) {
+  std::string deep = std::string(100000, '(') + "a" +
+                     std::string(100000, ')') + " > 0";
+  EXPECT_EQ(parseError(deep).substr(parseError(deep).find("column")),
+            "column 257: the expression nests more than 256 levels deep "
+            "(parentheses, unary operators, indices, min/max)");
+  EXPECT_NE(parseError(std::string(100000, '!') + "v").find("nests more than"),
+            std::string::npos);
+  EXPECT_NE(parseError(std::string(100000, '-') + "a > 0").find("nests more"),
+            std::string::npos);
+  std::string sum = "a";
+  for (int i = 0; i < 20000; ++i)
+    sum += " + a";
+  EXPECT_NE(parseError(sum + " > 0")
+                .find("the expression is more than 4096 operators deep"),
+            std::string::npos);
+  // Within the limits.
+  EXPECT_TRUE(eval(std::string(200, '(') + "a" + std::string(200, ')') +
+                   " == 7"));
+  std::string chain = "a";
+  for (int i = 0; i < 4000; ++i)
+    chain += " - 1";
+  EXPECT_TRUE(eval(chain + " == -3993"));
+}
+
 } // namespace

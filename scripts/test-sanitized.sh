@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Builds everything with AddressSanitizer + UndefinedBehaviorSanitizer in
+# ./build-asan (-DTUNER_SANITIZE=ON) and runs every test there: the lit +
+# FileCheck tests and the GoogleTest unit tests. Any ASan, UBSan or leak
+# report fails its test (test/lit_sanitizers.py sets the options; leaks that
+# LLVM/MLIR make by design are listed in scripts/sanitizers/lsan.supp).
+# Arguments: lit test paths (default: all; e.g. build-asan/test/Space), or
+# --quick for the unit tests of the libraries that read user input.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+if [ ! -f build-asan/build.ninja ]; then
+  launcher=()
+  if command -v ccache >/dev/null; then
+    launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache
+              -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  fi
+  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+    -DTUNER_SANITIZE=ON "${launcher[@]}" >/dev/null
+fi
+# --quick: the unit tests of the libraries that read user input (Support,
+# Space, Database, Search); scripts/test.sh runs these.
+if [ "${1:-}" = --quick ]; then
+  shift
+  quick=(SupportTests SpaceTests DatabaseTests SearchTests)
+  ninja -C build-asan "${quick[@]}"
+  suites=(build-asan/test/Unit/Support build-asan/test/Unit/Space
+          build-asan/test/Unit/Database build-asan/test/Unit/Search)
+else
+  ninja -C build-asan
+  suites=("$@")
+  if [ ${#suites[@]} -eq 0 ]; then
+    suites=(build-asan/test build-asan/test/Unit)
+  fi
+fi
+set +e
+/usr/lib/llvm-22/bin/lit -sv "${suites[@]}" | tee build-asan/lit.log
+status=${PIPESTATUS[0]}
+set -e
+count() { sed -nE "s/^ *($1) *: *([0-9]+).*/\2/p" build-asan/lit.log | awk '{s+=$1} END {print s+0}'; }
+passed=$(count 'Passed')
+failed=$(count 'Failed|Unresolved|Timed Out|Unexpectedly Passed')
+echo "sanitized: ${passed:-0} passed, ${failed:-0} failed"
+exit "$status"
