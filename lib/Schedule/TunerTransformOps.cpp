@@ -1599,7 +1599,10 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
     else
       rewriter.eraseOp(op);
   }
-  if (vectorized == 0) {
+  // No linalg op left at all (canonicalization folded it away, e.g. a
+  // copy of a tensor into an empty one) is nothing to vectorize, not a
+  // failure; linalg ops that remain and could not be vectorized are.
+  if (vectorized == 0 && !ops.empty()) {
     unwrap();
     DiagnosedSilenceableFailure diag =
         emitSilenceableError() << "no linalg op inside could be vectorized";

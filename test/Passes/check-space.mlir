@@ -9,10 +9,12 @@
 
 // CHECK:      check-space @stencil: size {{[0-9]+}}, 20 samples ({{[0-9]+}} distinct), 0 failed
 // CHECK-NEXT: check-space @relu: size {{[0-9]+}}, 20 samples ({{[0-9]+}} distinct), 0 failed
+// CHECK-NEXT: check-space @copy: size {{[0-9]+}}, 20 samples ({{[0-9]+}} distinct), 0 failed
 // CHECK-NOT:  apply-failed
 // MATMUL:     check-space @matmul: size {{.*}}, 20 samples (20 distinct), 0 failed
 // ONE:        check-space @stencil: size {{[0-9]+}}, 5 samples ({{[1-5]}} distinct), 0 failed
 // ONE-NOT:    @relu
+// ONE-NOT:    @copy
 // MISSING:    error: no function with a body named 'missing' in the module
 
 func.func @stencil(%a: memref<34x34xf32>, %b: memref<32x32xf32>) {
@@ -37,4 +39,18 @@ func.func @relu(%x: tensor<64x48xf32>, %o: tensor<64x48xf32>) -> tensor<64x48xf3
     linalg.yield %m : f32
   } -> tensor<64x48xf32>
   return %r : tensor<64x48xf32>
+}
+
+// A copy into an empty tensor, which canonicalization folds away inside the
+// tiles: vectorizing it finds nothing to vectorize, which applies (it used
+// to fail with "no linalg op inside could be vectorized").
+func.func @copy(%in: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %e = tensor.empty() : tensor<8x32xf32>
+  %c = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%in : tensor<8x32xf32>) outs(%e : tensor<8x32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<8x32xf32>
+  return %c : tensor<8x32xf32>
 }
