@@ -13,16 +13,6 @@
 using namespace mlir;
 using namespace tuner;
 
-Location tuner::moduleLocation(ModuleOp module) {
-  // A module parsed from a file without a `module` op of its own sits at
-  // file:0:0; its first op is somewhere a reader can find.
-  auto fileLoc = dyn_cast<FileLineColLoc>(module.getLoc());
-  if (fileLoc && fileLoc.getLine() == 0)
-    if (!module.getBody()->empty())
-      return module.getBody()->front().getLoc();
-  return module.getLoc();
-}
-
 Location tuner::locationOf(Operation *op) {
   if (auto module = dyn_cast<ModuleOp>(op))
     return moduleLocation(module);

@@ -65,6 +65,16 @@ llvm::StringRef severityName(DiagnosticSeverity severity) {
 }
 } // namespace
 
+Location tuner::moduleLocation(ModuleOp module) {
+  // A module parsed from a file without a `module` op of its own sits at
+  // file:0:0; its first op is somewhere a reader can find.
+  auto fileLoc = dyn_cast<FileLineColLoc>(module.getLoc());
+  if (fileLoc && fileLoc.getLine() == 0)
+    if (!module.getBody()->empty())
+      return module.getBody()->front().getLoc();
+  return module.getLoc();
+}
+
 FailureOr<OwningOpRef<ModuleOp>>
 tuner::applyTransformScriptToCopy(ModuleOp payload, ModuleOp script) {
   MLIRContext *context = payload.getContext();
@@ -103,20 +113,21 @@ tuner::applyTransformScriptToCopy(ModuleOp payload, ModuleOp script) {
       });
       if (!survived) {
         (void)copy.release();
-        emitError(payload.getLoc())
+        emitError(moduleLocation(payload))
             << "the transform interpreter crashed on this schedule (a bug in "
                "an upstream transformation)";
       } else if (applied) {
         result = verify(copy.get());
         if (failed(result))
-          emitError(copy->getLoc()) << "the schedule produced invalid IR";
+          emitError(moduleLocation(payload))
+              << "the schedule produced invalid IR";
       }
     }
   }
 
   if (failed(result)) {
     InFlightDiagnostic error =
-        emitError(payload.getLoc())
+        emitError(moduleLocation(payload))
         << "the schedule failed to apply; the module is left unchanged";
     for (const Captured &c : captured) {
       error.attachNote(c.loc) << severityName(c.severity) << ": " << c.message;
@@ -156,7 +167,7 @@ tuner::applyTransformScriptToCopy(ModuleOp payload, llvm::StringRef script) {
   FailureOr<OwningOpRef<ModuleOp>> parsed =
       parseTransformScript(payload.getContext(), script);
   if (failed(parsed)) {
-    emitError(payload.getLoc())
+    emitError(moduleLocation(payload))
         << "the schedule failed to apply: its transform script does not parse";
     return failure();
   }

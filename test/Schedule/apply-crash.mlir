@@ -4,8 +4,9 @@
 // MLIR 22's fuse_into_containing_op segfaults on it). The crash is caught:
 // the schedule fails to apply with a diagnostic, the tool does not crash.
 // RUN: not tuner-opt %s --mlir-print-op-on-diagnostic=false --tuner-apply="config=%S/Inputs/fusion-chain-crash.json" 2>&1 | FileCheck %s --implicit-check-not="Stack dump"
-// CHECK: error: the schedule failed to apply; the module is left unchanged
-// CHECK: note: error: the transform interpreter crashed on this schedule (a bug in an upstream transformation)
+// The diagnostics point at the function, not at the module's file:0:0.
+// CHECK: apply-crash.mlir:10:1: error: the schedule failed to apply; the module is left unchanged
+// CHECK: apply-crash.mlir:10:1: note: error: the transform interpreter crashed on this schedule (a bug in an upstream transformation)
 func.func @program(%t0: tensor<4x512x8xf32>, %t1: tensor<4x8x512xf32>, %t3: tensor<4x512x512xf32>, %t4: tensor<4x512x512xf32>, %t7: tensor<4x512x2xf32>) -> (tensor<4x507x509xf32>, tensor<4x512x2xf32>) {
   %e0 = tensor.empty() : tensor<4x512x512xf32>
   %z0 = arith.constant 0.000000e+00 : f32

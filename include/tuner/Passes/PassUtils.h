@@ -11,6 +11,7 @@
 
 #include "tuner/Analysis/ProgramTree.h"
 #include "tuner/Database/Database.h"
+#include "tuner/Schedule/ApplySchedule.h"
 #include "tuner/Space/Space.h"
 #include "tuner/Space/SpaceBuilder.h"
 #include "tuner/Target/Target.h"
@@ -25,10 +26,6 @@
 
 namespace tuner {
 
-/// Where diagnostics about the whole module go: the module's location, or,
-/// when that is the useless file:0:0 of a module parsed from a file without
-/// a `module` op, its first op's.
-mlir::Location moduleLocation(mlir::ModuleOp module);
 /// Where diagnostics about `op` go: its location, or moduleLocation.
 mlir::Location locationOf(mlir::Operation *op);
 /// An error at moduleLocation(module), without the module printed after it.

@@ -17,6 +17,11 @@
 
 namespace tuner {
 
+/// Where diagnostics about the whole module go: the module's location, or,
+/// when that is the useless file:0:0 of a module parsed from a file without
+/// a `module` op, its first op's.
+mlir::Location moduleLocation(mlir::ModuleOp module);
+
 /// Everything a schedule script may use: all upstream dialects and their
 /// extensions (transform ops, tiling and bufferization models) plus the
 /// tuner's transform ops.
