@@ -1429,6 +1429,14 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
   // straight-line code) without touching its neighbours; the wrapper is
   // inlined again at the end.
   Location loc = target->getLoc();
+  // Whether the target holds linalg ops before any rewrite: if all of them
+  // fold away below (a copy into an empty tensor), nothing is left to
+  // vectorize, which is not a failure; a target that never held one is.
+  bool hadLinalgOps = target
+                          ->walk([](linalg::LinalgOp) {
+                            return WalkResult::interrupt();
+                          })
+                          .wasInterrupted();
   rewriter.setInsertionPoint(target);
   auto wrapper =
       scf::ExecuteRegionOp::create(rewriter, loc, target->getResultTypes());
@@ -1599,10 +1607,9 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
     else
       rewriter.eraseOp(op);
   }
-  // No linalg op left at all (canonicalization folded it away, e.g. a
-  // copy of a tensor into an empty one) is nothing to vectorize, not a
-  // failure; linalg ops that remain and could not be vectorized are.
-  if (vectorized == 0 && !ops.empty()) {
+  // No linalg op left at all, when the target held some (canonicalization
+  // folded them away), is nothing to vectorize, not a failure.
+  if (vectorized == 0 && (!ops.empty() || !hadLinalgOps)) {
     unwrap();
     DiagnosedSilenceableFailure diag =
         emitSilenceableError() << "no linalg op inside could be vectorized";

@@ -577,7 +577,7 @@ private:
                                       "operators, indices, min/max)",
                                       kMaxNesting));
     ++nesting;
-    auto leave = llvm::make_scope_exit([&] { --nesting; });
+    llvm::scope_exit leave([&] { --nesting; });
     if (tok.kind != Tok::Bang && tok.kind != Tok::Minus &&
         tok.kind != Tok::Plus)
       return parsePrimary();
