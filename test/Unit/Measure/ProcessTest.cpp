@@ -87,31 +87,34 @@ pid_t readPid(llvm::StringRef path) {
   return static_cast<pid_t>(std::atol(readOutput(path).c_str()));
 }
 
-TEST(RunProcess, TimeoutKillsWhatTheChildStarted) {
-  // The shell is killed at the deadline, and so is the command it runs in
-  // the background: a timed-out user command must not keep running beside
-  // the next measurement.
+/// Runs `script` (which starts `sleep 60` in the background and writes its
+/// pid to the file named by {pid}) with `timeout`; expects `kind`, and the
+/// background sleep gone afterwards.
+void expectBackgroundJobKilled(llvm::StringRef script, double timeout,
+                               ProcessResult::Kind kind) {
   llvm::SmallString<128> path;
   ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("process-test", "pid", path));
-  std::string script =
-      "sleep 60 & echo $! > " + std::string(path) + "; wait";
-  ProcessResult result = runShell(script, 1.0);
-  EXPECT_EQ(result.kind, ProcessResult::Kind::TimedOut);
+  std::string text = script.str();
+  text.replace(text.find("{pid}"), 5, std::string(path));
+  ProcessResult result = runShell(text, timeout);
+  EXPECT_EQ(result.kind, kind);
   pid_t grandchild = readPid(path);
   ASSERT_GT(grandchild, 0);
   EXPECT_TRUE(goneSoon(grandchild));
   llvm::sys::fs::remove(path);
 }
 
+TEST(RunProcess, TimeoutKillsWhatTheChildStarted) {
+  // The shell is killed at the deadline, and so is the command it runs in
+  // the background: a timed-out user command must not keep running beside
+  // the next measurement.
+  expectBackgroundJobKilled("sleep 60 & echo $! > {pid}; wait", 1.0,
+                            ProcessResult::Kind::TimedOut);
+}
+
 TEST(RunProcess, ExitKillsWhatTheChildLeftRunning) {
-  llvm::SmallString<128> path;
-  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("process-test", "pid", path));
-  std::string script = "sleep 60 & echo $! > " + std::string(path);
-  EXPECT_TRUE(runShell(script, 10).succeeded());
-  pid_t grandchild = readPid(path);
-  ASSERT_GT(grandchild, 0);
-  EXPECT_TRUE(goneSoon(grandchild));
-  llvm::sys::fs::remove(path);
+  expectBackgroundJobKilled("sleep 60 & echo $! > {pid}", 10,
+                            ProcessResult::Kind::Exited);
 }
 
 TEST(RunProcess, SameFileForBothStreams) {
