@@ -3,13 +3,16 @@
 // fused into one loop, while the map also feeds another batch matmul;
 // MLIR 22's fuse_into_containing_op segfaults on it). The crash is caught:
 // the schedule fails to apply with a diagnostic, the tool does not crash.
+// The space no longer offers this fusion (a producer with several readers
+// fuses into its last reader only), so the config is checked against the
+// space saved before that rule (Inputs/fusion-chain-crash-space.json).
 // What the crashed transformation had allocated is abandoned, not freed (the
 // crash is recovered without unwinding its stack): the sanitized build's
 // leak check is off for this one run.
-// RUN: env LSAN_OPTIONS=detect_leaks=0 not tuner-opt %s --mlir-print-op-on-diagnostic=false --tuner-apply="config=%S/Inputs/fusion-chain-crash.json" 2>&1 | FileCheck %s --implicit-check-not="Stack dump"
+// RUN: env LSAN_OPTIONS=detect_leaks=0 not tuner-opt %s --mlir-print-op-on-diagnostic=false --tuner-apply="config=%S/Inputs/fusion-chain-crash.json space=%S/Inputs/fusion-chain-crash-space.json" 2>&1 | FileCheck %s --implicit-check-not="Stack dump"
 // The diagnostics point at the function, not at the module's file:0:0.
-// CHECK: apply-crash.mlir:13:1: error: the schedule failed to apply; the module is left unchanged
-// CHECK: apply-crash.mlir:13:1: note: error: the transform interpreter crashed on this schedule (a bug in an upstream transformation)
+// CHECK: apply-crash.mlir:16:1: error: the schedule failed to apply; the module is left unchanged
+// CHECK: apply-crash.mlir:16:1: note: error: the transform interpreter crashed on this schedule (a bug in an upstream transformation)
 func.func @program(%t0: tensor<4x512x8xf32>, %t1: tensor<4x8x512xf32>, %t3: tensor<4x512x512xf32>, %t4: tensor<4x512x512xf32>, %t7: tensor<4x512x2xf32>) -> (tensor<4x507x509xf32>, tensor<4x512x2xf32>) {
   %e0 = tensor.empty() : tensor<4x512x512xf32>
   %z0 = arith.constant 0.000000e+00 : f32

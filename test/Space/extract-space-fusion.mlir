@@ -2,10 +2,11 @@
 // read by two consumers is not offered for fusion into either: the fused
 // copies and the producer kept for the other reader would write the same
 // accumulator (MLIR 22 then miscompiles or crashes). Its fill still fuses
-// into it, and a second, elementwise producer with two readers still fuses.
+// into it, and a second, elementwise producer with two readers still fuses,
+// into its last reader only (MLIR 22's fusion segfaults on some schedules
+// that fuse it into the earlier one, generic_3).
 // RUN: tuner-opt %s --tuner-extract-space="output=-" -o /dev/null | grep -o '"name": "fuse[^"]*"' | FileCheck %s
 // CHECK:      "name": "fuse.fill_0.generic_1"
-// CHECK-NEXT: "name": "fuse.generic_2.generic_3"
 // CHECK-NEXT: "name": "fuse.generic_2.generic_4"
 // CHECK-NOT:  fuse
 
