@@ -25,16 +25,7 @@ else
 fi
 
 scripts/install-deps.sh
-if [ ! -f build-fuzz/build.ninja ]; then
-  launcher=()
-  if command -v ccache >/dev/null; then
-    launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache
-              -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-  fi
-  cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-    -DTUNER_FUZZ=ON -DTUNER_BUILD_TESTS=OFF "${launcher[@]}" >/dev/null
-fi
+scripts/configure.sh build-fuzz -DTUNER_FUZZ=ON -DTUNER_BUILD_TESTS=OFF
 ninja -C build-fuzz "${targets[@]/#/fuzz-}"
 
 # Any report is fatal; leaks LLVM makes by design are suppressed (the file

@@ -9,16 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-if [ ! -f build-asan/build.ninja ]; then
-  launcher=()
-  if command -v ccache >/dev/null; then
-    launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache
-              -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-  fi
-  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-    -DTUNER_SANITIZE=ON "${launcher[@]}" >/dev/null
-fi
+scripts/configure.sh build-asan -DTUNER_SANITIZE=ON
 # --quick: the unit tests of the libraries that read user input (Support,
 # Space, Database, Search); scripts/test.sh runs these.
 if [ "${1:-}" = --quick ]; then
