@@ -283,8 +283,21 @@ private:
     if (!options.convolution || nest.source != NestSource::Linalg ||
         nest.computationIds.size() != 1)
       return std::nullopt;
-    std::optional<ConvolutionInfo> info =
-        convolutionInfo(tree.computations[nest.computationIds.front()].opName);
+    const Computation &computation =
+        tree.computations[nest.computationIds.front()];
+    std::optional<ConvolutionInfo> info = convolutionInfo(computation.opName);
+    // A strided or dilated convolution (a loop coefficient above 1 in an
+    // index) is not decomposed: transform.structured.decompose refused its
+    // tiles in the space's property test (scripts/check-space.sh).
+    bool strided = llvm::any_of(computation.accesses, [](const Access &a) {
+      return llvm::any_of(a.matrix, [](const std::vector<int64_t> &row) {
+        return row.size() > 1 &&
+               llvm::any_of(llvm::ArrayRef<int64_t>(row).drop_back(),
+                            [](int64_t c) { return c > 1 || c < -1; });
+      });
+    });
+    if (info && strided)
+      info->decomposeUnitLoops.clear();
     if (!info || info->strategies().size() < 2 ||
         (!info->im2colLoops.empty() &&
          info->im2colLoops.back().back() >= tree.bandOf(nest.id).size()))
