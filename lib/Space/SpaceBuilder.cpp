@@ -1125,11 +1125,16 @@ private:
     std::set<std::pair<int, int>> seen;
     // Per nest: the other nests that read what it writes.
     std::map<int, std::set<int>> readers;
+    // Per nest: the other nests that read its tensor results.
+    std::map<int, std::set<int>> tensorReaders;
     for (const ProducerConsumerEdge &edge : tree.edges) {
       int producer = tree.computations[edge.producer].nestId;
       int consumer = tree.computations[edge.consumer].nestId;
-      if (producer != consumer)
-        readers[producer].insert(consumer);
+      if (producer == consumer)
+        continue;
+      readers[producer].insert(consumer);
+      if (edge.viaTensor)
+        tensorReaders[producer].insert(consumer);
     }
     for (const ProducerConsumerEdge &edge : tree.edges) {
       if (!edge.viaTensor)
@@ -1153,12 +1158,13 @@ private:
       });
       if (accumulates && readers[producer].size() > 1)
         continue;
-      // A producer with several readers is fused only into its last one
-      // (the others read the producer kept in full): MLIR 22's
+      // A producer whose tensor result has several readers is fused only
+      // into its last one (the others read the producer kept in full): MLIR 22's
       // fuse_into_containing_op segfaults on some schedules that fuse it
       // into an earlier reader (all 11 crashes of the space's property test,
       // scripts/check-space.sh, were of that kind; none fused into the last).
-      if (readers[producer].size() > 1 && consumer != *readers[producer].rbegin())
+      const std::set<int> &tensorUses = tensorReaders[producer];
+      if (tensorUses.size() > 1 && consumer != *tensorUses.rbegin())
         continue;
       // Read through windows, the producer is computed for the union of
       // the windows a tile reads (halos recomputed by neighbouring tiles):

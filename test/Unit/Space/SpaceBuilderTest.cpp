@@ -248,6 +248,23 @@ TEST(SpaceBuilder, FusionOfTensorEdges) {
   EXPECT_FALSE(bool(ok)) << llvm::toString(std::move(ok));
 }
 
+TEST(SpaceBuilder, ProducerWithSeveralReadersFusesIntoItsLastOnly) {
+  // generic_0's result is read by generic_1 and generic_2: fusing it into
+  // generic_1 (not its last reader) crashed MLIR 22's fusion, so only the
+  // fusion into generic_2 is offered.
+  ProgramTree tree;
+  tree.functionName = "two_readers";
+  addLinalgNest(tree, "generic_0", {{32, false}, {32, false}});
+  addLinalgNest(tree, "generic_1", {{32, false}, {32, false}});
+  addLinalgNest(tree, "generic_2", {{32, false}, {32, false}});
+  tree.edges.push_back({0, 1, 0, /*viaTensor=*/true});
+  tree.edges.push_back({0, 2, 0, /*viaTensor=*/true});
+  llvm::Expected<Space> space = buildSpace(tree, testTarget());
+  ASSERT_TRUE(bool(space)) << llvm::toString(space.takeError());
+  EXPECT_FALSE(space->indexOf("fuse.generic_0.generic_1").has_value());
+  EXPECT_TRUE(space->indexOf("fuse.generic_0.generic_2").has_value());
+}
+
 TEST(SpaceBuilder, ShiftedAccessesOfGenericsAreVectorized) {
   ProgramTree tree;
   tree.functionName = "stencil";
