@@ -389,6 +389,35 @@ givenOptions(std::initializer_list<const cl::Option *> options) {
   return given;
 }
 
+/// readDataset, and a line saying what was read (both trainers print it).
+static Expected<Dataset> readTrainingDataset() {
+  Expected<Dataset> dataset = readDataset();
+  if (!dataset)
+    return dataset.takeError();
+  llvm::outs() << "dataset " << inputsDescription() << ": "
+               << dataset->programs.size() << " programs, "
+               << dataset->samples.size() << " samples\n";
+  llvm::outs().flush();
+  return dataset;
+}
+
+/// The train / validation / test split a trained model records.
+static void printSplit(const DatasetSummary &d) {
+  llvm::outs() << llvm::formatv(
+      "split by program: {0} train, {1} validation, {2} test ({3} samples "
+      "used, {4} not ok)\n",
+      d.trainPrograms.size(), d.validationPrograms.size(),
+      d.testPrograms.size(), d.samples, d.skippedSamples);
+}
+
+/// Writes a trained model to -o and says so.
+static Error saveModel(const CostModel &model) {
+  if (Error err = model.save(outputOption))
+    return err;
+  llvm::outs() << "wrote " << outputOption << "\n";
+  return Error::success();
+}
+
 static Error trainTrees();
 
 static Error train() {
@@ -466,13 +495,9 @@ static Error train() {
   if (Error err = options.check())
     return err;
 
-  Expected<Dataset> dataset = readDataset();
+  Expected<Dataset> dataset = readTrainingDataset();
   if (!dataset)
     return dataset.takeError();
-  llvm::outs() << "dataset " << inputsDescription() << ": "
-               << dataset->programs.size() << " programs, "
-               << dataset->samples.size() << " samples\n";
-  llvm::outs().flush();
   Expected<CostModel> model = trainCostModel(
       *dataset, inputsDescription(), options, [&](const EpochReport &report) {
         if (options.ensemble > 1)
@@ -492,11 +517,7 @@ static Error train() {
   const TrainingSummary &t = model->getTraining();
   const DatasetSummary &d = model->getDataset();
   if (t.members.size() == 1)
-    llvm::outs() << llvm::formatv(
-        "split by program: {0} train, {1} validation, {2} test ({3} samples "
-        "used, {4} not ok)\n",
-        d.trainPrograms.size(), d.validationPrograms.size(),
-        d.testPrograms.size(), d.samples, d.skippedSamples);
+    printSplit(d);
   else
     llvm::outs() << llvm::formatv(
         "split by program: {0} train, each network stopping early on its "
@@ -522,10 +543,7 @@ static Error train() {
       "Spearman {5}\n",
       what, fixed(t.trainMAPE), fixed(t.validationMAPE), fixed(t.testMAPE),
       fixed(t.testPearson), fixed(t.testSpearman));
-  if (Error err = model->save(outputOption))
-    return err;
-  llvm::outs() << "wrote " << outputOption << "\n";
-  return Error::success();
+  return saveModel(*model);
 }
 
 static Error trainTrees() {
@@ -557,13 +575,9 @@ static Error trainTrees() {
   if (Error err = options.check())
     return err;
 
-  Expected<Dataset> dataset = readDataset();
+  Expected<Dataset> dataset = readTrainingDataset();
   if (!dataset)
     return dataset.takeError();
-  llvm::outs() << "dataset " << inputsDescription() << ": "
-               << dataset->programs.size() << " programs, "
-               << dataset->samples.size() << " samples\n";
-  llvm::outs().flush();
   llvm::StringRef metric = options.objective == TreeObjective::SquaredLogError
                                ? "RMSE of log speedup"
                                : "within-program Spearman";
@@ -578,11 +592,7 @@ static Error trainTrees() {
     return model.takeError();
   const TreeTrainingSummary &t = *treeTrainingSummary(*model);
   const DatasetSummary &d = model->getDataset();
-  llvm::outs() << llvm::formatv(
-      "split by program: {0} train, {1} validation, {2} test ({3} samples "
-      "used, {4} not ok)\n",
-      d.trainPrograms.size(), d.validationPrograms.size(),
-      d.testPrograms.size(), d.samples, d.skippedSamples);
+  printSplit(d);
   llvm::outs() << llvm::formatv(
       "gradient-boosted trees ({0}): best round {1} of {2} (validation {3} "
       "{4}); train MAPE {5}, validation MAPE {6}; test MAPE {7}, Pearson {8}, "
@@ -590,10 +600,7 @@ static Error trainTrees() {
       treeObjectiveName(options.objective), t.bestRound, t.roundsRun, metric,
       fixed(t.validationMetric), fixed(t.trainMAPE), fixed(t.validationMAPE),
       fixed(t.testMAPE), fixed(t.testPearson), fixed(t.testSpearman));
-  if (Error err = model->save(outputOption))
-    return err;
-  llvm::outs() << "wrote " << outputOption << "\n";
-  return Error::success();
+  return saveModel(*model);
 }
 
 /// The programs --evaluate and --replay-corrections use: the model's
