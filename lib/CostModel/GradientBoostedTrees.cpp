@@ -11,14 +11,16 @@
 //                "rounds": R, "checksum": HASH, "data": BASE64}}
 // where "data" is the booster as XGBoosterSaveModelToBuffer writes it in
 // UBJSON (XGBoost's own, versioned model format) and "checksum" its bytes'
-// xxh3 hash: XGBoost trusts the sizes inside its UBJSON (a damaged one makes
-// it allocate terabytes or read out of bounds), so only bytes it wrote, as
-// the checksum attests, are handed to it.
+// xxh3 hash, which tells accidental damage. XGBoost trusts what it reads (the
+// sizes inside its UBJSON, node and feature indices), so a booster reaches
+// it only after the tuner decoded and checked it (BoosterCheck.h): a crafted
+// file, whose checksum matches, is refused with the tree and node at fault.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tuner/CostModel/GradientBoostedTrees.h"
 
+#include "BoosterCheck.h"
 #include "CostModelImpl.h"
 #include "FieldReader.h"
 
@@ -428,6 +430,13 @@ void TreeModel::addLogSpeedups(llvm::ArrayRef<float> state,
   }
 }
 
+llvm::Expected<unsigned> tuner::checkTreeBooster(llvm::StringRef ubjson) {
+  llvm::Expected<json::Value> decoded = booster::decodeUBJSON(ubjson);
+  if (!decoded)
+    return decoded.takeError();
+  return booster::checkBooster(*decoded, flat::kNumFlatFeatures);
+}
+
 const TreeTrainingSummary *tuner::treeTrainingSummary(const CostModel &model) {
   const std::shared_ptr<const TreeModel> &trees = model.getImpl().trees;
   return trees ? &trees->getSummary() : nullptr;
@@ -555,12 +564,15 @@ llvm::Expected<CostModel> tuner::treeCostModelFromJSON(const json::Value &value,
   if (llvm::Error err = llvm::decodeBase64(*data, bytes))
     return fail("booster: its data is not base64 (" +
                 llvm::toString(std::move(err)) + ")");
-  // Compared as numbers: see lib/CostModel/CMakeLists.txt on fuzzing.
   uint64_t expected = 0;
   if (checksum->getAsInteger(16, expected) ||
       expected != llvm::xxh3_64bits(llvm::StringRef(bytes.data(), bytes.size())))
     return fail("booster: its data does not match its checksum (the file "
                 "was changed or damaged: restore or retrain it)");
+  llvm::Expected<unsigned> checked =
+      checkTreeBooster(llvm::StringRef(bytes.data(), bytes.size()));
+  if (!checked)
+    return fail("booster: " + llvm::toString(checked.takeError()));
   llvm::Expected<std::unique_ptr<TreeModel>> trees =
       TreeModel::deserialize(bytes, *summary);
   if (!trees)

@@ -167,6 +167,15 @@ llvm::Expected<CostModel> trainGradientBoostedTrees(
     const TreeTrainingOptions &options,
     llvm::function_ref<void(const TreeRoundReport &)> onRound);
 
+/// Checks the booster of a tree model file (XGBoost's UBJSON, as the file's
+/// "booster.data" holds it) without XGBoost: decodes it strictly and checks
+/// that it is a booster the tuner trains, for the flat layout (its shape and
+/// every tree's nodes; lib/CostModel/BoosterCheck.h lists the rules).
+/// Returns its number of trees, or an error naming the field, tree and node
+/// at fault. Model files are read through it: XGBoost never sees a booster
+/// it refuses.
+llvm::Expected<unsigned> checkTreeBooster(llvm::StringRef ubjson);
+
 /// The training summary of a model of trees; null for a network.
 const TreeTrainingSummary *treeTrainingSummary(const CostModel &model);
 
