@@ -97,7 +97,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     llvm::consumeError(model.takeError());
     return 0;
   }
-  llvm::Expected<CostModel> again = CostModel::fromJSON(model->toJSON(), "fuzz");
+  llvm::Expected<CostModel> again =
+      CostModel::fromJSON(model->toJSON(), "fuzz");
   if (!again)
     fuzz::propertyFailed("a model read does not read back: " +
                          llvm::toString(again.takeError()));

@@ -43,8 +43,8 @@ public:
     if (!value)
       return value.takeError();
     if (pos != bytes.size())
-      return fail(llvm::formatv("{0} bytes follow the value",
-                                bytes.size() - pos));
+      return fail(
+          llvm::formatv("{0} bytes follow the value", bytes.size() - pos));
     return value;
   }
 
@@ -182,8 +182,8 @@ private:
     case '[':
     case '{':
       if (depth >= kMaxDepth)
-        return fail(llvm::formatv("containers nest deeper than {0} levels",
-                                  kMaxDepth));
+        return fail(
+            llvm::formatv("containers nest deeper than {0} levels", kMaxDepth));
       return marker == '[' ? readArray(depth + 1) : readObject(depth + 1);
     default:
       break;
@@ -372,8 +372,8 @@ private:
         std::fabs(value) > most)
       return error(path + "." + key + ": expected a finite decimal number " +
                    "of magnitude at most " +
-                   llvm::formatv("{0}", llvm::format("%g", most)) +
-                   ", got '" + *text + "'");
+                   llvm::formatv("{0}", llvm::format("%g", most)) + ", got '" +
+                   *text + "'");
     return llvm::Error::success();
   }
 
@@ -424,10 +424,10 @@ llvm::Expected<unsigned> Checker::check(const json::Value &root) {
                                "format of XGBoost 1.7: retrain it",
                                *major, *minor));
 
-  llvm::Expected<const json::Object *> learner = object(
-      *(*top)->get("learner"), "learner",
-      {"attributes", "feature_names", "feature_types", "gradient_booster",
-       "learner_model_param", "objective"});
+  llvm::Expected<const json::Object *> learner =
+      object(*(*top)->get("learner"), "learner",
+             {"attributes", "feature_names", "feature_types",
+              "gradient_booster", "learner_model_param", "objective"});
   if (!learner)
     return learner.takeError();
   const json::Object &l = **learner;
@@ -613,9 +613,8 @@ llvm::Error Checker::checkTree(const json::Value &value, unsigned index) {
     return numNodes.takeError();
   size_t n = size_t(*numNodes);
 
-  for (llvm::StringRef key :
-       {"categories", "categories_nodes", "categories_segments",
-        "categories_sizes"}) {
+  for (llvm::StringRef key : {"categories", "categories_nodes",
+                              "categories_segments", "categories_sizes"}) {
     const json::Array *categories = tree.getArray(key);
     if (!categories || !categories->empty())
       return error(path + ": " + key +

@@ -1,4 +1,4 @@
-//===- BoosterCheck.h - Checking an XGBoost booster before XGBoost -*- C++ -*-//
+//===- BoosterCheck.h - Checking a booster before XGBoost -------*- C++ -*-===//
 //
 // Internal to TunerCostModel. XGBoost 1.7 trusts the model it reads: the
 // lengths inside its UBJSON (a wrong one made it allocate terabytes or read

@@ -566,7 +566,8 @@ llvm::Expected<CostModel> tuner::treeCostModelFromJSON(const json::Value &value,
                 llvm::toString(std::move(err)) + ")");
   uint64_t expected = 0;
   if (checksum->getAsInteger(16, expected) ||
-      expected != llvm::xxh3_64bits(llvm::StringRef(bytes.data(), bytes.size())))
+      expected !=
+          llvm::xxh3_64bits(llvm::StringRef(bytes.data(), bytes.size())))
     return fail("booster: its data does not match its checksum (the file "
                 "was changed or damaged: restore or retrain it)");
   llvm::Expected<unsigned> checked =

@@ -63,9 +63,9 @@ private:
     bigEndian(bits, 4);
   }
   static char typedElement(llvm::StringRef key) {
-    if (llvm::is_contained({"base_weights", "loss_changes", "split_conditions",
-                            "sum_hessian"},
-                           key))
+    if (llvm::is_contained(
+            {"base_weights", "loss_changes", "split_conditions", "sum_hessian"},
+            key))
       return 'd';
     if (llvm::is_contained({"left_children", "right_children", "parents",
                             "split_indices", "categories", "categories_nodes"},
@@ -103,8 +103,9 @@ private:
           if (type == 'd')
             float32(*element.getAsNumber());
           else
-            bigEndian(uint64_t(*element.getAsInteger()),
-                      type == 'U' ? 1 : type == 'l' ? 4 : 8);
+            bigEndian(uint64_t(*element.getAsInteger()), type == 'U'   ? 1
+                                                         : type == 'l' ? 4
+                                                                       : 8);
         }
         return;
       }
@@ -189,9 +190,8 @@ protected:
     return *booster.getAsObject()->getObject("learner");
   }
   static json::Object &tree(json::Value &booster, unsigned i) {
-    json::Object &model = *learner(booster)
-                               .getObject("gradient_booster")
-                               ->getObject("model");
+    json::Object &model =
+        *learner(booster).getObject("gradient_booster")->getObject("model");
     return *(*model.getArray("trees"))[i].getAsObject();
   }
   static json::Array &nodes(json::Value &booster, unsigned i,
@@ -203,8 +203,8 @@ protected:
     json::Array &lefts = nodes(booster, i, "left_children");
     for (size_t node = 0; node < lefts.size(); ++node) {
       int64_t left = *lefts[node].getAsInteger();
-      if (left != -1 && *nodes(booster, i, "left_children")[left]
-                                .getAsInteger() == -1 &&
+      if (left != -1 &&
+          *nodes(booster, i, "left_children")[left].getAsInteger() == -1 &&
           *nodes(booster, i, "left_children")[left + 1].getAsInteger() == -1)
         return node;
     }
@@ -494,9 +494,9 @@ TEST_F(BoosterCheckTest, RefusesKindsTheTunerDoesNotTrain) {
 TEST_F(BoosterCheckTest, DecoderRefusesMalformedUBJSON) {
   EXPECT_TRUE(contains(checkBytes(""), "UBJSON at byte 0: the data ends"));
   EXPECT_TRUE(contains(checkBytes(*bytes + "Z"), "1 bytes follow the value"));
-  EXPECT_TRUE(
-      contains(checkBytes(bytes->substr(0, bytes->size() - 1)), "the data "
-                                                                "ends"));
+  EXPECT_TRUE(contains(checkBytes(bytes->substr(0, bytes->size() - 1)),
+                       "the data "
+                       "ends"));
   EXPECT_TRUE(contains(checkBytes(raw("{L\0\0\0\0\0\0\0\x01"
                                       "aZ")),
                        "the data ends inside an object"));
@@ -504,8 +504,8 @@ TEST_F(BoosterCheckTest, DecoderRefusesMalformedUBJSON) {
                           "aZL\0\0\0\0\0\0\0\x01"
                           "aZ}");
   EXPECT_TRUE(contains(checkBytes(twice), "the key 'a' appears twice"));
-  EXPECT_TRUE(contains(checkBytes("[$i#i\x01\x05"),
-                       "unsupported element type 'i'"));
+  EXPECT_TRUE(
+      contains(checkBytes("[$i#i\x01\x05"), "unsupported element type 'i'"));
   EXPECT_TRUE(contains(checkBytes("[#i\xff"), "the array's count is negative"));
   std::string invalid = raw("{L\0\0\0\0\0\0\0\x01\xff"
                             "Z}");
