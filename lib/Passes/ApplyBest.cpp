@@ -78,7 +78,7 @@ TunerApplyBestPass::choose(func::FuncOp func, db::Database &records,
         << workload << ") on this machine: left as it is";
     return std::optional<Choice>();
   }
-  FailureOr<ProgramTree> tree = buildProgramTree(specialized->analyzed());
+  FailureOr<ProgramTree> tree = buildAnalyzedTree(*specialized);
   if (failed(tree))
     return failure();
   llvm::Expected<Space> space = buildSpace(

@@ -197,12 +197,8 @@ tuner::prepareFunction(func::FuncOp func, const Target &target,
         });
     // A dynamic function is analyzed at the sizes it is tuned for.
     specialized = specializeForTuning(func, shapes);
-    if (succeeded(specialized)) {
-      tree = buildProgramTree(specialized->analyzed());
-      if (succeeded(tree) && specialized->isDynamic() &&
-          failed(checkDynamicNests(func, specialized->analyzed())))
-        tree = failure();
-    }
+    if (succeeded(specialized))
+      tree = buildAnalyzedTree(*specialized);
   }
   for (const Report &report : reports)
     emitDiagnostic(report.loc, report.severity, report.message);
