@@ -89,11 +89,6 @@ TunerApplyBestPass::choose(func::FuncOp func, db::Database &records,
     emitError(func, "cannot build the search space", space.takeError());
     return failure();
   }
-  if (specialized->isDynamic())
-    if (llvm::Error error = constrainDynamicSpace(*tree, *space)) {
-      emitError(func, "cannot build the search space", std::move(error));
-      return failure();
-    }
   std::string fingerprint = space->fingerprint();
 
   // The best record made in this space. A record of schema 1 does not know

@@ -214,14 +214,6 @@ tuner::prepareFunction(func::FuncOp func, const Target &target,
                        llvm::toString(space.takeError()));
     return failure();
   }
-  if (dynamic)
-    if (llvm::Error error = constrainDynamicSpace(*tree, *space)) {
-      emitDiagnostic(func.getLoc(), severity,
-                     "cannot build the search space of @" +
-                         func.getSymName().str() + ": " +
-                         llvm::toString(std::move(error)));
-      return failure();
-    }
   TunableFunction tunable{func, std::move(*tree), std::move(*space), target,
                           nullptr};
   if (dynamic)

@@ -1511,12 +1511,21 @@ static void versionPartialTiles(TransformRewriter &rewriter,
     types.push_back(value.getType());
   auto ifOp = scf::IfOp::create(rewriter, loc, types, full,
                                 /*withElseRegion=*/true);
+  // Without results (a memref nest: nothing escapes), the builder has
+  // already ended both blocks with an scf.yield; the versions go before it.
+  bool yields = types.empty();
   // Else: the original ops, moved.
   Block *elseBlock = ifOp.elseBlock();
-  for (Operation *op : versioned)
-    rewriter.moveOpBefore(op, elseBlock, elseBlock->end());
-  rewriter.setInsertionPointToEnd(elseBlock);
-  scf::YieldOp::create(rewriter, loc, escaping.getArrayRef());
+  for (Operation *op : versioned) {
+    if (yields)
+      rewriter.moveOpBefore(op, elseBlock->getTerminator());
+    else
+      rewriter.moveOpBefore(op, elseBlock, elseBlock->end());
+  }
+  if (!yields) {
+    rewriter.setInsertionPointToEnd(elseBlock);
+    scf::YieldOp::create(rewriter, loc, escaping.getArrayRef());
+  }
   // Then: a copy with the sizes replaced by their constants.
   Block *thenBlock = ifOp.thenBlock();
   rewriter.setInsertionPointToStart(thenBlock);
@@ -1529,7 +1538,8 @@ static void versionPartialTiles(TransformRewriter &rewriter,
   SmallVector<Value> thenResults;
   for (Value value : escaping)
     thenResults.push_back(mapping.lookupOrDefault(value));
-  scf::YieldOp::create(rewriter, loc, thenResults);
+  if (!yields)
+    scf::YieldOp::create(rewriter, loc, thenResults);
   // The terminator takes the versions' results.
   for (auto [value, result] : llvm::zip(escaping, ifOp.getResults()))
     rewriter.replaceUsesWithIf(value, result, [&](OpOperand &use) {

@@ -574,24 +574,6 @@ SpaceOptions tuner::dynamicSpaceOptions(SpaceOptions options) {
   return options;
 }
 
-llvm::Error tuner::constrainDynamicSpace(const ProgramTree &tree,
-                                         Space &space) {
-  for (const Computation &comp : tree.computations) {
-    if (comp.writtenBufferId < 0 || comp.nestId < 0 ||
-        size_t(comp.nestId) >= tree.nests.size() ||
-        tree.buffers[comp.writtenBufferId].isTensor)
-      continue;
-    const std::string &nest = tree.nests[comp.nestId].name;
-    if (!space.indexOf(nest + ".vectorize") ||
-        !space.indexOf(nest + ".parallel"))
-      continue;
-    if (llvm::Error error = space.addConstraint("!" + nest + ".vectorize || !" +
-                                                nest + ".parallel"))
-      return error;
-  }
-  return llvm::Error::success();
-}
-
 LogicalResult tuner::checkDynamicNests(func::FuncOp original,
                                        func::FuncOp specialized) {
   // Schedules find nests by counting linalg ops and outermost affine.for

@@ -119,13 +119,6 @@ specializeForTuning(mlir::func::FuncOp func, llvm::StringRef shapesOption);
 /// tuned sizes) and skewing (constant bounds) are turned off.
 SpaceOptions dynamicSpaceOptions(SpaceOptions options);
 
-/// Constrains the space of a dynamic function (built from `tree`, its
-/// specialized clone) where a schedule would fail at other sizes: a linalg
-/// nest that writes a memref is not both vectorized and parallel (the
-/// versioning of its `scf.forall` tiles into full and partial ones produces
-/// invalid IR when the sizes are dynamic; with tensors it works).
-llvm::Error constrainDynamicSpace(const ProgramTree &tree, Space &space);
-
 /// Checks that the schedules built from `specialized` find and fit the
 /// nests of `original`: the same linalg ops, affine nests and affine loops
 /// (whose bounds may depend on dynamic sizes: the affine transform ops tile,
