@@ -108,8 +108,8 @@ static AffineMap pointUpperBound(affine::AffineForOp loop, Value origin,
   SmallVector<AffineExpr> results = {getAffineDimExpr(0, context) + span};
   for (AffineExpr result : upper.getResults())
     results.push_back(result.shiftDims(upper.getNumDims(), 1));
-  AffineMap map = AffineMap::get(upper.getNumDims() + 1,
-                                 upper.getNumSymbols(), results, context);
+  AffineMap map = AffineMap::get(upper.getNumDims() + 1, upper.getNumSymbols(),
+                                 results, context);
   operands.assign({origin});
   llvm::append_range(operands, loop.getUpperBoundOperands());
   affine::canonicalizeMapAndOperands(&map, &operands);
@@ -147,11 +147,11 @@ static void tileSymbolicBand(RewriterBase &rewriter,
     affine::AffineForOp tile = pair.first, loop = pair.second;
     Value origin = tile.getInductionVar();
     SmallVector<Value> upperOperands;
-    AffineMap upper = pointUpperBound(loop, origin, tile.getStepAsInt(),
-                                      upperOperands);
+    AffineMap upper =
+        pointUpperBound(loop, origin, tile.getStepAsInt(), upperOperands);
     rewriter.modifyOpInPlace(loop, [&] {
-      loop.setLowerBound(origin,
-                         AffineMap::getMultiDimIdentityMap(1, loop.getContext()));
+      loop.setLowerBound(
+          origin, AffineMap::getMultiDimIdentityMap(1, loop.getContext()));
       loop.setUpperBound(upperOperands, upper);
     });
   }
@@ -322,9 +322,8 @@ DiagnosedSilenceableFailure tuner::transform::AffineTileOp::applyToOne(
     return tileSkewedBand(*this, rewriter, band, sizes, /*wavefront=*/true,
                           results);
   }
-  bool constant = llvm::all_of(band, [](affine::AffineForOp loop) {
-    return loop.hasConstantBounds();
-  });
+  bool constant = llvm::all_of(
+      band, [](affine::AffineForOp loop) { return loop.hasConstantBounds(); });
   if (!constant && !isHyperRectangular(band))
     return tileSkewedBand(*this, rewriter, band, sizes, /*wavefront=*/false,
                           results);
@@ -395,16 +394,14 @@ DiagnosedSilenceableFailure tuner::transform::AffineTileOp::applyToOne(
 static FailureOr<std::pair<affine::AffineForOp, affine::AffineForOp>>
 versionFullTile(RewriterBase &rewriter, affine::AffineForOp loop) {
   AffineMap upper = loop.getUpperBoundMap();
-  if (loop.getLowerBoundMap().getNumResults() != 1 ||
-      upper.getNumResults() < 2)
+  if (loop.getLowerBoundMap().getNumResults() != 1 || upper.getNumResults() < 2)
     return failure();
   SmallVector<Value> upperOperands(loop.getUpperBoundOperands());
   affine::AffineValueMap lower(loop.getLowerBoundMap(),
                                loop.getLowerBoundOperands());
   std::optional<unsigned> full;
   for (unsigned j = 0; j < upper.getNumResults() && !full; ++j) {
-    affine::AffineValueMap term(upper.getSubMap({j}), upperOperands),
-        span;
+    affine::AffineValueMap term(upper.getSubMap({j}), upperOperands), span;
     affine::AffineValueMap::difference(term, lower, &span);
     if (isa<AffineConstantExpr>(span.getResult(0)))
       full = j;

@@ -427,8 +427,8 @@ tuner::specializeFunction(func::FuncOp func, const ShapeSet &shapes) {
   // loops): a bound that still depends on another value (an index
   // argument, a size read from memory) is not given by the sizes.
   WalkResult unboundLoop = clone.walk([&](affine::AffineForOp loop) {
-    for (Value operand : loop->getOperands().take_front(
-             loop.getNumControlOperands())) {
+    for (Value operand :
+         loop->getOperands().take_front(loop.getNumControlOperands())) {
       if (affine::isAffineInductionVar(operand))
         continue;
       InFlightDiagnostic diag = emitError(loop.getLoc());
@@ -604,8 +604,8 @@ void tuner::restrictToEverySize(ProgramTree &tree, func::FuncOp original) {
   for (LoopNest &nest : tree.nests) {
     if (nest.source != NestSource::Affine || nest.rootLoopId < 0)
       continue;
-    auto root = dyn_cast_or_null<affine::AffineForOp>(
-        findNestOp(original, nest));
+    auto root =
+        dyn_cast_or_null<affine::AffineForOp>(findNestOp(original, nest));
     std::vector<int> band = tree.bandOf(nest.id);
     SmallVector<affine::AffineForOp> loops;
     if (root)
