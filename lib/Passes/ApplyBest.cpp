@@ -78,7 +78,7 @@ TunerApplyBestPass::choose(func::FuncOp func, db::Database &records,
         << workload << ") on this machine: left as it is";
     return std::optional<Choice>();
   }
-  FailureOr<ProgramTree> tree = buildProgramTree(specialized->analyzed());
+  FailureOr<ProgramTree> tree = buildAnalyzedTree(*specialized);
   if (failed(tree))
     return failure();
   llvm::Expected<Space> space = buildSpace(
@@ -89,11 +89,6 @@ TunerApplyBestPass::choose(func::FuncOp func, db::Database &records,
     emitError(func, "cannot build the search space", space.takeError());
     return failure();
   }
-  if (specialized->isDynamic())
-    if (llvm::Error error = constrainDynamicSpace(*tree, *space)) {
-      emitError(func, "cannot build the search space", std::move(error));
-      return failure();
-    }
   std::string fingerprint = space->fingerprint();
 
   // The best record made in this space. A record of schema 1 does not know

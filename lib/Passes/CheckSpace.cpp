@@ -15,6 +15,7 @@
 #include "tuner/Schedule/ScheduleBuilder.h"
 #include "tuner/Schedule/TransformExtension.h"
 #include "tuner/Space/ChainOfTrees.h"
+#include "tuner/Tuning/ShapeSpecialization.h"
 
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/IR/Diagnostics.h"
@@ -42,6 +43,7 @@ struct TunerCheckSpacePass
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<transform::TransformDialect>();
     registerTunerDialectExtensions(registry);
+    registerShapeDialects(registry);
   }
 
   void runOnOperation() override;
@@ -97,18 +99,16 @@ FailureOr<unsigned> TunerCheckSpacePass::checkFunction(func::FuncOp func,
   DiagnosticCollector diagnostics(&getContext());
   llvm::StringRef name = func.getSymName();
 
-  FailureOr<ProgramTree> tree = buildProgramTree(func);
-  if (failed(tree)) {
+  // As the tuner prepares it: a function with dynamic shapes is analyzed
+  // at the sizes of `shapes`, and its schedules are applied to it as it is.
+  FailureOr<TunableFunction> tunable =
+      prepareFunction(func, target, readSpaceOptions(*this), shapes);
+  if (failed(tunable)) {
     os << "refused @" << name << ": " << diagnostics.take() << "\n";
     return failure();
   }
-  llvm::Expected<Space> space =
-      buildSpace(*tree, target, readSpaceOptions(*this));
-  if (!space) {
-    os << "refused @" << name << ": cannot build the search space: "
-       << llvm::toString(space.takeError()) << "\n";
-    return failure();
-  }
+  const ProgramTree *tree = &tunable->tree;
+  const Space *space = &tunable->space;
   llvm::Expected<ChainOfTrees> chain = ChainOfTrees::build(*space);
   if (!chain) {
     os << "refused @" << name << ": cannot enumerate the space: "

@@ -197,12 +197,8 @@ tuner::prepareFunction(func::FuncOp func, const Target &target,
         });
     // A dynamic function is analyzed at the sizes it is tuned for.
     specialized = specializeForTuning(func, shapes);
-    if (succeeded(specialized)) {
-      tree = buildProgramTree(specialized->analyzed());
-      if (succeeded(tree) && specialized->isDynamic() &&
-          failed(checkDynamicNests(func, specialized->analyzed())))
-        tree = failure();
-    }
+    if (succeeded(specialized))
+      tree = buildAnalyzedTree(*specialized);
   }
   for (const Report &report : reports)
     emitDiagnostic(report.loc, report.severity, report.message);
@@ -218,14 +214,6 @@ tuner::prepareFunction(func::FuncOp func, const Target &target,
                        llvm::toString(space.takeError()));
     return failure();
   }
-  if (dynamic)
-    if (llvm::Error error = constrainDynamicSpace(*tree, *space)) {
-      emitDiagnostic(func.getLoc(), severity,
-                     "cannot build the search space of @" +
-                         func.getSymName().str() + ": " +
-                         llvm::toString(std::move(error)));
-      return failure();
-    }
   TunableFunction tunable{func, std::move(*tree), std::move(*space), target,
                           nullptr};
   if (dynamic)

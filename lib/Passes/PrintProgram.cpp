@@ -60,8 +60,7 @@ void TunerPrintProgramPass::runOnOperation() {
       anyFailed = true;
       return;
     }
-    FailureOr<tuner::ProgramTree> tree =
-        tuner::buildProgramTree(specialized->analyzed());
+    FailureOr<tuner::ProgramTree> tree = tuner::buildAnalyzedTree(*specialized);
     if (failed(tree)) {
       anyFailed = true;
       return;

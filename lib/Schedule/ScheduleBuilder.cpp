@@ -695,8 +695,10 @@ private:
         return error("nest '" + nestOf(plan).name +
                      "' has a single loop: it cannot be both unrolled and "
                      "parallelized");
-      line("transform.loop.unroll " + loops[loops.count - 1] +
-           " {factor = " + llvm::Twine(plan.unroll) + "} : !transform.any_op");
+      // (tuner.affine_unroll also takes a partial tile's point loop, whose
+      // upper bound is a min when the loop's trip count is not known.)
+      line("transform.tuner.affine_unroll " + loops[loops.count - 1] +
+           " factor = " + llvm::Twine(plan.unroll) + " : !transform.any_op");
     }
     if (plan.parallel)
       line("transform.tuner.affine_parallelize " + loops[0] + " : " +

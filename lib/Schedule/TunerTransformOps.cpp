@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/IR/AffineValueMap.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -81,11 +82,90 @@ tileSkewedBand(Operation *op, RewriterBase &rewriter,
                ArrayRef<int64_t> sizes, bool wavefront,
                ApplyToEachResultList &results);
 
-/// Tiles `band` (constant bounds, some loop carrying iter_args) by
-/// `sizes[0]` in its outermost loop only: a tile loop over the chunks of the
-/// outermost loop, carrying its values, around the original loop, which
-/// runs one chunk (clamped to its upper bound when the size does not divide
-/// the trip count). Results as AffineTileOp's: the tile loop, then the band.
+/// Whether no bound of a loop of `band` depends on the induction variable
+/// of another: a hyper-rectangular band, which tiles into rectangles
+/// whatever its bounds (constants, or affine functions of values defined
+/// outside it, such as a memref's dynamic size).
+static bool isHyperRectangular(ArrayRef<affine::AffineForOp> band) {
+  llvm::SmallPtrSet<Value, 8> ivs;
+  for (affine::AffineForOp loop : band)
+    ivs.insert(loop.getInductionVar());
+  return llvm::none_of(band, [&](affine::AffineForOp loop) {
+    return llvm::any_of(llvm::concat<Value>(loop.getLowerBoundOperands(),
+                                            loop.getUpperBoundOperands()),
+                        [&](Value v) { return ivs.contains(v); });
+  });
+}
+
+/// The upper bound of the point loop of a tile that starts at `origin` and
+/// spans `span` (iterations times step) of `loop`: min(origin + span, the
+/// upper bound of `loop`). The map's operands are put in `operands`.
+static AffineMap pointUpperBound(affine::AffineForOp loop, Value origin,
+                                 int64_t span,
+                                 SmallVectorImpl<Value> &operands) {
+  MLIRContext *context = loop.getContext();
+  AffineMap upper = loop.getUpperBoundMap();
+  SmallVector<AffineExpr> results = {getAffineDimExpr(0, context) + span};
+  for (AffineExpr result : upper.getResults())
+    results.push_back(result.shiftDims(upper.getNumDims(), 1));
+  AffineMap map = AffineMap::get(upper.getNumDims() + 1, upper.getNumSymbols(),
+                                 results, context);
+  operands.assign({origin});
+  llvm::append_range(operands, loop.getUpperBoundOperands());
+  affine::canonicalizeMapAndOperands(&map, &operands);
+  return simplifyAffineMap(map);
+}
+
+/// Tiles a hyper-rectangular band whose bounds are not all constant (their
+/// trip counts are not known): for each loop with a non-zero size, in band
+/// order, a tile loop over the loop's own bounds with its step times the
+/// size, around the band; each tiled loop then runs from its tile loop's
+/// value to min(that value + size * step, its upper bound). Loops of size 0
+/// stay as they are, so that, as with constant bounds, the result is the
+/// tile loops of the tiled loops around every loop of the band. Results as
+/// AffineTileOp's.
+static void tileSymbolicBand(RewriterBase &rewriter,
+                             MutableArrayRef<affine::AffineForOp> band,
+                             ArrayRef<int64_t> sizes,
+                             ApplyToEachResultList &results) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  affine::AffineForOp root = band.front();
+  rewriter.setInsertionPoint(root);
+  SmallVector<std::pair<affine::AffineForOp, affine::AffineForOp>> tiled;
+  for (auto [loop, size] : llvm::zip_equal(band, sizes)) {
+    if (size == 0)
+      continue;
+    auto tile = affine::AffineForOp::create(
+        rewriter, loop.getLoc(), loop.getLowerBoundOperands(),
+        loop.getLowerBoundMap(), loop.getUpperBoundOperands(),
+        loop.getUpperBoundMap(), loop.getStepAsInt() * size);
+    tiled.push_back({tile, loop});
+    rewriter.setInsertionPointToStart(tile.getBody());
+  }
+  rewriter.moveOpBefore(root, tiled.back().first.getBody()->getTerminator());
+  for (auto &pair : tiled) {
+    affine::AffineForOp tile = pair.first, loop = pair.second;
+    Value origin = tile.getInductionVar();
+    SmallVector<Value> upperOperands;
+    AffineMap upper =
+        pointUpperBound(loop, origin, tile.getStepAsInt(), upperOperands);
+    rewriter.modifyOpInPlace(loop, [&] {
+      loop.setLowerBound(
+          origin, AffineMap::getMultiDimIdentityMap(1, loop.getContext()));
+      loop.setUpperBound(upperOperands, upper);
+    });
+  }
+  for (auto [tile, loop] : tiled)
+    results.push_back(tile);
+  for (affine::AffineForOp loop : band)
+    results.push_back(loop);
+}
+
+/// Tiles `band` (some loop carrying iter_args) by `sizes[0]` in its
+/// outermost loop only: a tile loop over the chunks of the outermost loop,
+/// carrying its values, around the original loop, which runs one chunk
+/// (clamped to its upper bound when the size may not divide the trip
+/// count). Results as AffineTileOp's: the tile loop, then the band.
 static DiagnosedSilenceableFailure
 stripMineCarrying(Operation *op, RewriterBase &rewriter,
                   MutableArrayRef<affine::AffineForOp> band,
@@ -100,16 +180,15 @@ stripMineCarrying(Operation *op, RewriterBase &rewriter,
     return diag;
   }
   affine::AffineForOp loop = band.front();
-  int64_t lb = loop.getConstantLowerBound();
-  int64_t ub = loop.getConstantUpperBound();
   int64_t step = loop.getStepAsInt();
   int64_t chunk = sizes.front() * step;
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(loop);
   Location loc = loop.getLoc();
   auto tile = affine::AffineForOp::create(
-      rewriter, loc, lb, ub, chunk, loop.getInits(),
-      [](OpBuilder &, Location, Value, ValueRange) {});
+      rewriter, loc, loop.getLowerBoundOperands(), loop.getLowerBoundMap(),
+      loop.getUpperBoundOperands(), loop.getUpperBoundMap(), chunk,
+      loop.getInits(), [](OpBuilder &, Location, Value, ValueRange) {});
   rewriter.replaceAllUsesWith(loop.getResults(), tile.getResults());
   Block *body = tile.getBody();
   rewriter.moveOpBefore(loop, body, body->end());
@@ -117,14 +196,24 @@ stripMineCarrying(Operation *op, RewriterBase &rewriter,
   affine::AffineYieldOp::create(rewriter, loc, loop.getResults());
   MLIRContext *context = rewriter.getContext();
   AffineExpr origin = getAffineDimExpr(0, context);
-  SmallVector<AffineExpr> upper = {origin + chunk};
-  // The last chunk is partial when the size does not divide the trip count.
-  if ((ub - lb) % chunk != 0)
-    upper.push_back(getAffineConstantExpr(ub, context));
   Value iv = tile.getInductionVar();
+  SmallVector<Value> upperOperands = {iv};
+  AffineMap upper;
+  if (loop.hasConstantBounds()) {
+    int64_t lb = loop.getConstantLowerBound();
+    int64_t ub = loop.getConstantUpperBound();
+    SmallVector<AffineExpr> terms = {origin + chunk};
+    // The last chunk is partial when the size does not divide the trip
+    // count.
+    if ((ub - lb) % chunk != 0)
+      terms.push_back(getAffineConstantExpr(ub, context));
+    upper = AffineMap::get(1, 0, terms, context);
+  } else {
+    upper = pointUpperBound(loop, iv, chunk, upperOperands);
+  }
   rewriter.modifyOpInPlace(loop, [&] {
     loop.setLowerBound(iv, AffineMap::get(1, 0, origin));
-    loop.setUpperBound(iv, AffineMap::get(1, 0, upper, context));
+    loop.setUpperBound(upperOperands, upper);
     loop.getInitsMutable().assign(tile.getRegionIterArgs());
   });
   results.push_back(tile);
@@ -233,9 +322,9 @@ DiagnosedSilenceableFailure tuner::transform::AffineTileOp::applyToOne(
     return tileSkewedBand(*this, rewriter, band, sizes, /*wavefront=*/true,
                           results);
   }
-  if (!llvm::all_of(band, [](affine::AffineForOp loop) {
-        return loop.hasConstantBounds();
-      }))
+  bool constant = llvm::all_of(
+      band, [](affine::AffineForOp loop) { return loop.hasConstantBounds(); });
+  if (!constant && !isHyperRectangular(band))
     return tileSkewedBand(*this, rewriter, band, sizes, /*wavefront=*/false,
                           results);
   // A band whose loops carry iter_args (which affine::tilePerfectlyNested
@@ -245,6 +334,12 @@ DiagnosedSilenceableFailure tuner::transform::AffineTileOp::applyToOne(
         return loop.getNumIterOperands() != 0;
       }))
     return stripMineCarrying(*this, rewriter, band, sizes, results);
+  // Bounds that depend on values (a dynamic size): trip counts are unknown,
+  // and untiled loops have no trip count to be tiled by.
+  if (!constant) {
+    tileSymbolicBand(rewriter, band, sizes, results);
+    return DiagnosedSilenceableFailure::success();
+  }
   // Untiled loops are tiled by their trip count, then promoted away.
   SmallVector<unsigned> actual;
   for (auto [loop, size] : llvm::zip_equal(band, sizes)) {
@@ -283,6 +378,127 @@ DiagnosedSilenceableFailure tuner::transform::AffineTileOp::applyToOne(
   }
   for (size_t i = sizes.size(); i < tiled.size(); ++i)
     results.push_back(tiled[i]);
+  return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
+// AffineUnrollOp
+//===----------------------------------------------------------------------===//
+
+/// Versions `loop`, whose single lower bound is `lb` and whose upper bound
+/// is min(u_0, ..., u_n), by whether the term u_j that lies a constant
+/// number of iterations after `lb` (a full tile) is the smallest: the then
+/// branch of an affine.if runs a copy of `loop` bounded by u_j alone, the
+/// else branch `loop` bounded by the other terms. Returns the two loops;
+/// fails, leaving `loop` as it is, when it has no such term.
+static FailureOr<std::pair<affine::AffineForOp, affine::AffineForOp>>
+versionFullTile(RewriterBase &rewriter, affine::AffineForOp loop) {
+  AffineMap upper = loop.getUpperBoundMap();
+  if (loop.getLowerBoundMap().getNumResults() != 1 || upper.getNumResults() < 2)
+    return failure();
+  SmallVector<Value> upperOperands(loop.getUpperBoundOperands());
+  affine::AffineValueMap lower(loop.getLowerBoundMap(),
+                               loop.getLowerBoundOperands());
+  std::optional<unsigned> full;
+  for (unsigned j = 0; j < upper.getNumResults() && !full; ++j) {
+    affine::AffineValueMap term(upper.getSubMap({j}), upperOperands), span;
+    affine::AffineValueMap::difference(term, lower, &span);
+    if (isa<AffineConstantExpr>(span.getResult(0)))
+      full = j;
+  }
+  if (!full)
+    return failure();
+  SmallVector<AffineExpr> conditions;
+  SmallVector<unsigned> others;
+  for (unsigned m = 0; m < upper.getNumResults(); ++m) {
+    if (m == *full)
+      continue;
+    others.push_back(m);
+    conditions.push_back(upper.getResult(m) - upper.getResult(*full));
+  }
+  IntegerSet set =
+      IntegerSet::get(upper.getNumDims(), upper.getNumSymbols(), conditions,
+                      SmallVector<bool>(conditions.size(), false));
+  SmallVector<Value> setOperands = upperOperands;
+  affine::canonicalizeSetAndOperands(&set, &setOperands);
+
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(loop);
+  Location loc = loop.getLoc();
+  auto version = affine::AffineIfOp::create(
+      rewriter, loc, loop.getResultTypes(), set, setOperands,
+      /*withElseRegion=*/true);
+  rewriter.replaceAllUsesWith(loop.getResults(), version.getResults());
+  auto setUpper = [&](affine::AffineForOp target, ArrayRef<unsigned> terms) {
+    SmallVector<Value> operands = upperOperands;
+    AffineMap map = upper.getSubMap(terms);
+    affine::canonicalizeMapAndOperands(&map, &operands);
+    rewriter.modifyOpInPlace(target,
+                             [&] { target.setUpperBound(operands, map); });
+  };
+  Block *thenBlock = version.getThenBlock();
+  Block *elseBlock = version.getElseBlock();
+  rewriter.setInsertionPointToEnd(thenBlock);
+  if (!thenBlock->empty())
+    rewriter.setInsertionPoint(thenBlock->getTerminator());
+  auto fullLoop = cast<affine::AffineForOp>(rewriter.clone(*loop));
+  setUpper(fullLoop, {*full});
+  if (loop.getNumResults() != 0)
+    affine::AffineYieldOp::create(rewriter, loc, fullLoop.getResults());
+  if (elseBlock->empty())
+    rewriter.moveOpBefore(loop, elseBlock, elseBlock->end());
+  else
+    rewriter.moveOpBefore(loop, elseBlock->getTerminator());
+  setUpper(loop, others);
+  if (loop.getNumResults() != 0) {
+    rewriter.setInsertionPointToEnd(elseBlock);
+    affine::AffineYieldOp::create(rewriter, loc, loop.getResults());
+  }
+  return std::make_pair(fullLoop, loop);
+}
+
+DiagnosedSilenceableFailure tuner::transform::AffineUnrollOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  auto loop = dyn_cast<affine::AffineForOp>(target);
+  if (!loop)
+    return emitSilenceableError()
+           << "expected an affine.for, got '" << target->getName() << "'";
+  uint64_t factor = getFactor();
+  if (factor == 1)
+    return DiagnosedSilenceableFailure::success();
+  // loopUnrollByFactor takes a min upper bound only when the constant trip
+  // count is a multiple of the factor.
+  std::optional<uint64_t> trips = affine::getConstantTripCount(loop);
+  bool direct = loop.getLowerBoundMap().getNumResults() == 1 &&
+                loop.getUpperBoundMap().getNumResults() == 1;
+  if (!direct && !(trips && *trips % factor == 0)) {
+    FailureOr<std::pair<affine::AffineForOp, affine::AffineForOp>> versions =
+        versionFullTile(rewriter, loop);
+    if (succeeded(versions)) {
+      if (failed(affine::loopUnrollByFactor(versions->first, factor))) {
+        DiagnosedSilenceableFailure diag =
+            emitSilenceableError()
+            << "cannot unroll the full tiles of the loop by " << factor;
+        diag.attachNote(versions->first.getLoc()) << "loop";
+        return diag;
+      }
+      // The partial tiles: unrolled when their bounds allow it (a single
+      // remaining term), else left rolled.
+      if (versions->second.getUpperBoundMap().getNumResults() == 1)
+        (void)affine::loopUnrollByFactor(versions->second, factor);
+      return DiagnosedSilenceableFailure::success();
+    }
+  }
+  if (failed(affine::loopUnrollByFactor(loop, factor))) {
+    DiagnosedSilenceableFailure diag =
+        emitSilenceableError()
+        << "cannot unroll the loop by " << factor
+        << " (a constant trip count below the factor, or bounds that are a "
+           "max or a min without a full tile to version)";
+    diag.attachNote(loop.getLoc()) << "loop";
+    return diag;
+  }
   return DiagnosedSilenceableFailure::success();
 }
 
@@ -1292,12 +1508,21 @@ static void versionPartialTiles(TransformRewriter &rewriter,
     types.push_back(value.getType());
   auto ifOp = scf::IfOp::create(rewriter, loc, types, full,
                                 /*withElseRegion=*/true);
+  // Without results (a memref nest: nothing escapes), the builder has
+  // already ended both blocks with an scf.yield; the versions go before it.
+  bool yields = types.empty();
   // Else: the original ops, moved.
   Block *elseBlock = ifOp.elseBlock();
-  for (Operation *op : versioned)
-    rewriter.moveOpBefore(op, elseBlock, elseBlock->end());
-  rewriter.setInsertionPointToEnd(elseBlock);
-  scf::YieldOp::create(rewriter, loc, escaping.getArrayRef());
+  for (Operation *op : versioned) {
+    if (yields)
+      rewriter.moveOpBefore(op, elseBlock->getTerminator());
+    else
+      rewriter.moveOpBefore(op, elseBlock, elseBlock->end());
+  }
+  if (!yields) {
+    rewriter.setInsertionPointToEnd(elseBlock);
+    scf::YieldOp::create(rewriter, loc, escaping.getArrayRef());
+  }
   // Then: a copy with the sizes replaced by their constants.
   Block *thenBlock = ifOp.thenBlock();
   rewriter.setInsertionPointToStart(thenBlock);
@@ -1310,7 +1535,8 @@ static void versionPartialTiles(TransformRewriter &rewriter,
   SmallVector<Value> thenResults;
   for (Value value : escaping)
     thenResults.push_back(mapping.lookupOrDefault(value));
-  scf::YieldOp::create(rewriter, loc, thenResults);
+  if (!yields)
+    scf::YieldOp::create(rewriter, loc, thenResults);
   // The terminator takes the versions' results.
   for (auto [value, result] : llvm::zip(escaping, ifOp.getResults()))
     rewriter.replaceUsesWithIf(value, result, [&](OpOperand &use) {

@@ -1,10 +1,14 @@
 //===- ShapeSpecialization.cpp - Tune dynamic shapes at given sizes -------===//
 
 #include "tuner/Tuning/ShapeSpecialization.h"
+#include "tuner/Analysis/AffineDependences.h"
+#include "tuner/Analysis/ProgramAnalysis.h"
 #include "tuner/Schedule/ApplySchedule.h"
 #include "tuner/Target/Target.h"
 
+#include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -419,6 +423,34 @@ tuner::specializeFunction(func::FuncOp func, const ShapeSet &shapes) {
         << " does not verify once specialized at these sizes";
     return failure();
   }
+  // Affine bounds must have become constants (or functions of enclosing
+  // loops): a bound that still depends on another value (an index
+  // argument, a size read from memory) is not given by the sizes.
+  WalkResult unboundLoop = clone.walk([&](affine::AffineForOp loop) {
+    for (Value operand :
+         loop->getOperands().take_front(loop.getNumControlOperands())) {
+      if (affine::isAffineInductionVar(operand))
+        continue;
+      InFlightDiagnostic diag = emitError(loop.getLoc());
+      diag << "shapes=" << shapes.str()
+           << ": the bounds of this affine.for do not follow from the "
+              "arguments' sizes: they depend on ";
+      if (auto argument = dyn_cast<BlockArgument>(operand);
+          argument && argument.getOwner() == &entry)
+        diag << "argument #" << argument.getArgNumber() << " of @"
+             << func.getSymName() << " (" << argument.getType() << ")";
+      else if (Operation *def = operand.getDefiningOp())
+        diag << "a value computed by '" << def->getName() << "'";
+      else
+        diag << "a value of type " << operand.getType();
+      diag << " (affine nests are tuned when their bounds are constants or "
+              "affine in dimensions of arguments given in shapes=)";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (unboundLoop.wasInterrupted())
+    return failure();
   WalkResult stillDynamic = clone.walk([&](linalg::LinalgOp op) {
     for (OpOperand &operand : op->getOpOperands())
       if (isDynamicShaped(operand.get().getType())) {
@@ -542,57 +574,76 @@ SpaceOptions tuner::dynamicSpaceOptions(SpaceOptions options) {
   return options;
 }
 
-llvm::Error tuner::constrainDynamicSpace(const ProgramTree &tree,
-                                         Space &space) {
-  for (const Computation &comp : tree.computations) {
-    if (comp.writtenBufferId < 0 || comp.nestId < 0 ||
-        size_t(comp.nestId) >= tree.nests.size() ||
-        tree.buffers[comp.writtenBufferId].isTensor)
-      continue;
-    const std::string &nest = tree.nests[comp.nestId].name;
-    if (!space.indexOf(nest + ".vectorize") ||
-        !space.indexOf(nest + ".parallel"))
-      continue;
-    if (llvm::Error error = space.addConstraint("!" + nest + ".vectorize || !" +
-                                                nest + ".parallel"))
-      return error;
-  }
-  return llvm::Error::success();
-}
-
 LogicalResult tuner::checkDynamicNests(func::FuncOp original,
                                        func::FuncOp specialized) {
-  // Affine schedules tile, interchange and unroll loops with constant bounds.
-  WalkResult walk = original.walk([&](affine::AffineForOp loop) {
-    if (loop.hasConstantBounds())
-      return WalkResult::advance();
-    emitError(loop.getLoc())
-        << "this affine.for's bounds depend on a dynamic size: affine "
-           "nests are tuned only with constant bounds (write the nest on "
-           "static memrefs, or as linalg ops, which are tuned at any size)";
-    return WalkResult::interrupt();
-  });
-  if (walk.wasInterrupted())
-    return failure();
   // Schedules find nests by counting linalg ops and outermost affine.for
-  // ops in walk order: the specialization must keep them.
+  // ops in walk order: the specialization must keep them, and the loops of
+  // each affine nest.
   auto count = [](func::FuncOp func) {
-    std::pair<unsigned, unsigned> counts{0, 0};
+    std::tuple<unsigned, unsigned, unsigned> counts{0, 0, 0};
     func.walk([&](Operation *op) {
       if (isa<linalg::LinalgOp>(op))
-        ++counts.first;
+        ++std::get<0>(counts);
       else if (isa<affine::AffineForOp>(op) &&
                !op->getParentOfType<affine::AffineForOp>())
-        ++counts.second;
+        ++std::get<1>(counts);
+      if (isa<affine::AffineForOp>(op))
+        ++std::get<2>(counts);
     });
     return counts;
   };
   if (count(original) != count(specialized))
     return emitError(original.getLoc())
            << "specialized at the sizes given, @" << original.getSymName()
-           << " has other linalg ops or affine nests than it has (an op "
+           << " has other linalg ops or affine loops than it has (an op "
               "folded away at these sizes): its schedule would not fit it";
   return success();
+}
+
+void tuner::restrictToEverySize(ProgramTree &tree, func::FuncOp original) {
+  for (LoopNest &nest : tree.nests) {
+    if (nest.source != NestSource::Affine || nest.rootLoopId < 0)
+      continue;
+    auto root =
+        dyn_cast_or_null<affine::AffineForOp>(findNestOp(original, nest));
+    std::vector<int> band = tree.bandOf(nest.id);
+    SmallVector<affine::AffineForOp> loops;
+    if (root)
+      affine::getPerfectlyNestedLoops(loops, root);
+    if (!root || loops.size() < band.size()) {
+      // Not the same nest (checkDynamicNests rules this out): keep only
+      // what needs no dependence fact.
+      nest.legalOrders.resize(std::min<size_t>(nest.legalOrders.size(), 1));
+      nest.fullyPermutable = false;
+      for (int loopId : band)
+        tree.loops[loopId].isParallel = false;
+      nest.outerLoopParallel = false;
+      continue;
+    }
+    loops.resize(band.size());
+    // The dependences of the dynamic nest, its bounds symbolic: what holds
+    // for them holds at every size.
+    BandOrderLegality legality(loops);
+    llvm::erase_if(nest.legalOrders, [&](const std::vector<int64_t> &order) {
+      return !legality.isLegal(order);
+    });
+    nest.fullyPermutable = nest.fullyPermutable && legality.isFullyPermutable();
+    for (auto [loopId, loop] : llvm::zip_equal(band, loops))
+      tree.loops[loopId].isParallel =
+          tree.loops[loopId].isParallel && affine::isLoopParallel(loop);
+    nest.outerLoopParallel = tree.loops[nest.rootLoopId].isParallel;
+  }
+}
+
+FailureOr<ProgramTree>
+tuner::buildAnalyzedTree(const SpecializedFunction &function) {
+  FailureOr<ProgramTree> tree = buildProgramTree(function.analyzed());
+  if (failed(tree) || !function.isDynamic())
+    return tree;
+  if (failed(checkDynamicNests(function.original, function.analyzed())))
+    return failure();
+  restrictToEverySize(*tree, function.original);
+  return tree;
 }
 
 //===----------------------------------------------------------------------===//

@@ -18,7 +18,7 @@
 // SCRIPT-NEXT: // nest_0: tile [8, 4, 0], order [0, 2, 1], unroll 2, parallel
 // SCRIPT-NEXT: %nest_0_interchanged = transform.tuner.affine_interchange %nest_0 permutation = [0, 2, 1]
 // SCRIPT-NEXT: %nest_0_loops:5 = transform.tuner.affine_tile %nest_0_interchanged tile_sizes [8, 0, 4]
-// SCRIPT-NEXT: transform.loop.unroll %nest_0_loops#4 {factor = 2}
+// SCRIPT-NEXT: transform.tuner.affine_unroll %nest_0_loops#4 factor = 2
 // SCRIPT-NEXT: transform.tuner.affine_parallelize %nest_0_loops#0
 
 // IR-LABEL: func.func @mm(

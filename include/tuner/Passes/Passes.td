@@ -147,7 +147,9 @@ def TunerCheckSpace : Pass<"tuner-check-space", "mlir::ModuleOp"> {
     the one named), builds its space, draws `samples` configs uniformly
     (Chain-of-Trees, as the random strategy does), turns each into a
     schedule and applies it to a copy of the module, verifying the result.
-    Nothing is lowered or measured. Prints one line per function to the
+    A function with dynamic shapes is analyzed at the sizes of `shapes` and
+    its schedules are applied to it as it is. Nothing is lowered or
+    measured. Prints one line per function to the
     output (`check-space @f: size S, N samples (D distinct), F failed`) and,
     for each config that fails to apply, a line `apply-failed @f <config
     JSON>: <error>`. A function the tuner refuses prints `refused @f:

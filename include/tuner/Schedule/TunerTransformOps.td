@@ -177,6 +177,56 @@ def Tuner_AffineTileOp : Op<Transform_Dialect, "tuner.affine_tile",
   }];
 }
 
+def Tuner_AffineUnrollOp : Op<Transform_Dialect, "tuner.affine_unroll",
+    [FunctionalStyleTransformOpTrait, MemoryEffectsOpInterface,
+     TransformOpInterface, TransformEachOpTrait]> {
+  let summary = "Unrolls an affine.for, including a partial tile's point loop";
+  let description = [{
+    Unrolls each target `affine.for` by `factor` with the affine
+    `loopUnrollByFactor` utility, which leaves a cleanup loop for the
+    iterations that do not fill an unrolled body.
+
+    That utility cannot unroll a loop whose upper bound is a `min` (its
+    cleanup loop would start at a `min`) unless its constant trip count is
+    a multiple of the factor: the point loop of a tile over a loop whose
+    trip count is not known, `affine.for %i = %t to min(%t + 32, %n)`. Such
+    a loop, when one term of its upper bound lies a constant number of
+    iterations after its lower bound (the full tile), is first versioned by
+    an `affine.if` on whether that term is the smallest: the full tiles run
+    a copy bounded by that term alone (a constant trip count), the others
+    the loop bounded by the remaining terms. Both are then unrolled; a
+    version whose bounds the utility still cannot take (several remaining
+    terms) is left rolled, which is correct at every size.
+
+    Example:
+    ```
+    transform.tuner.affine_unroll %loops#4 factor = 4 : !transform.any_op
+    ```
+
+    #### Return modes
+
+    Consumes the target handle. Fails silenceably when a target is not an `affine.for` or
+    cannot be unrolled by `factor` (a constant trip count below the factor,
+    bounds the utility does not take and no full tile to version).
+  }];
+
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$factor);
+  let results = (outs);
+  let assemblyFormat = [{
+    $target `factor` `=` $factor attr-dict `:` type($target)
+  }];
+
+  let cppNamespace = "::tuner::transform";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
 def Tuner_AffineParallelizeOp : Op<Transform_Dialect, "tuner.affine_parallelize",
     [FunctionalStyleTransformOpTrait, MemoryEffectsOpInterface,
      TransformOpInterface, TransformEachOpTrait]> {

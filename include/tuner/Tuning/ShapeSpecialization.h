@@ -119,19 +119,27 @@ specializeForTuning(mlir::func::FuncOp func, llvm::StringRef shapesOption);
 /// tuned sizes) and skewing (constant bounds) are turned off.
 SpaceOptions dynamicSpaceOptions(SpaceOptions options);
 
-/// Constrains the space of a dynamic function (built from `tree`, its
-/// specialized clone) where a schedule would fail at other sizes: a linalg
-/// nest that writes a memref is not both vectorized and parallel (the
-/// versioning of its `scf.forall` tiles into full and partial ones produces
-/// invalid IR when the sizes are dynamic; with tensors it works).
-llvm::Error constrainDynamicSpace(const ProgramTree &tree, Space &space);
-
 /// Checks that the schedules built from `specialized` find and fit the
-/// nests of `original`: the same linalg ops and affine nests, and
-/// affine loops whose bounds do not depend on a dynamic size (the affine
-/// schedules need constant bounds). Emits an error at the op at fault.
+/// nests of `original`: the same linalg ops, affine nests and affine loops
+/// (whose bounds may depend on dynamic sizes: the affine transform ops tile,
+/// interchange, unroll and parallelize such loops). Emits an error at
+/// `original` when they differ.
 mlir::LogicalResult checkDynamicNests(mlir::func::FuncOp original,
                                       mlir::func::FuncOp specialized);
+
+/// Restricts what `tree` (built from a specialization of `original`) says
+/// of its affine nests to what holds at every size: the legal loop orders,
+/// full permutability and parallel loops are those that the dependences of
+/// `original`'s nests, whose bounds are symbolic, also allow (a dependence
+/// absent at the tuned sizes may appear at others).
+void restrictToEverySize(ProgramTree &tree, mlir::func::FuncOp original);
+
+/// The ProgramTree of `function` as every pass analyzes it: built from the
+/// function it analyzes; for a dynamic function, checked against the
+/// original (checkDynamicNests) and restricted to what holds at every size
+/// (restrictToEverySize). Emits an error at the op at fault.
+mlir::FailureOr<ProgramTree>
+buildAnalyzedTree(const SpecializedFunction &function);
 
 /// MeasureOptions for a dynamic function measured at set `set`: the
 /// tolerance's reduction length is read from the specialized clone (the

@@ -286,8 +286,9 @@ TEST_F(ScheduleBuilderTest, AffineNestUsesTheTunerOps) {
             std::string::npos)
       << *script;
   EXPECT_NE(script->find("tile_sizes [2, 4]"), std::string::npos) << *script;
-  EXPECT_NE(script->find("transform.loop.unroll %" + n + "_loops#3"),
-            std::string::npos)
+  EXPECT_NE(
+      script->find("transform.tuner.affine_unroll %" + n + "_loops#3 factor"),
+      std::string::npos)
       << *script;
   EXPECT_NE(script->find("affine_parallelize %" + n + "_loops#0"),
             std::string::npos)
