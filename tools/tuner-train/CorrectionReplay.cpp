@@ -42,7 +42,9 @@ llvm::Error tuner::replayCorrections(const Dataset &dataset,
   std::array<double, kModeCount> scoreSum{}, bestCount{};
   size_t replayed = 0, unscored = 0;
   llvm::json::Array rows;
-  for (const auto &[id, samples] : usable) {
+  for (const auto &entry : usable) {
+    const std::string &id = entry.first;
+    const std::vector<const SampleRecord *> &samples = entry.second;
     if (samples.size() <= options.topK)
       continue;
     const ProgramRecord &program = dataset.programs[index.at(id)];
