@@ -175,8 +175,8 @@ static FailureOr<Value> dropMemrefDims(RewriterBase &rewriter, Location loc,
   return memref::SubViewOp::rankReduceIfNeeded(rewriter, loc, value, kept);
 }
 
-FailureOr<linalg::GenericOp>
-tuner::dropBufferUnitDims(RewriterBase &rewriter, linalg::GenericOp op) {
+FailureOr<linalg::GenericOp> tuner::dropBufferUnitDims(RewriterBase &rewriter,
+                                                       linalg::GenericOp op) {
   if (!op.hasPureBufferSemantics() || op.hasIndexSemantics() ||
       !llvm::all_of(op->getOperandTypes(), [](Type type) {
         auto memref = dyn_cast<MemRefType>(type);
@@ -205,7 +205,8 @@ tuner::dropBufferUnitDims(RewriterBase &rewriter, linalg::GenericOp op) {
   SmallVector<llvm::SmallBitVector> dropped;
   for (OpOperand &operand : op->getOpOperands()) {
     AffineMap map = op.getMatchingIndexingMap(&operand);
-    ArrayRef<int64_t> shape = cast<MemRefType>(operand.get().getType()).getShape();
+    ArrayRef<int64_t> shape =
+        cast<MemRefType>(operand.get().getType()).getShape();
     llvm::SmallBitVector drop(shape.size());
     SmallVector<AffineExpr> results;
     for (auto [d, result] : llvm::enumerate(map.getResults())) {
@@ -250,11 +251,11 @@ tuner::dropBufferUnitDims(RewriterBase &rewriter, linalg::GenericOp op) {
 /// window has size 1 along a dimension: `inputDims`, `filterDims` and
 /// `outputDims` are the operands' dims of the window's height, then width.
 template <typename Conv1DOp>
-static LogicalResult decomposeBufferConvolution(RewriterBase &rewriter,
-                                                linalg::LinalgOp op,
-                                                std::array<unsigned, 2> inputDims,
-                                                std::array<unsigned, 2> filterDims,
-                                                std::array<unsigned, 2> outputDims) {
+static LogicalResult
+decomposeBufferConvolution(RewriterBase &rewriter, linalg::LinalgOp op,
+                           std::array<unsigned, 2> inputDims,
+                           std::array<unsigned, 2> filterDims,
+                           std::array<unsigned, 2> outputDims) {
   if (!op.hasPureBufferSemantics() ||
       !llvm::all_of(op->getOperandTypes(), [](Type type) {
         auto memref = dyn_cast<MemRefType>(type);
@@ -270,8 +271,8 @@ static LogicalResult decomposeBufferConvolution(RewriterBase &rewriter,
   // The window dimension to drop: height first (as upstream does).
   std::optional<unsigned> unit;
   for (unsigned w : {0u, 1u})
-    if (shape(filter)[filterDims[w]] == 1 && shape(output)[outputDims[w]] == 1 &&
-        shape(input)[inputDims[w]] == 1) {
+    if (shape(filter)[filterDims[w]] == 1 &&
+        shape(output)[outputDims[w]] == 1 && shape(input)[inputDims[w]] == 1) {
       unit = w;
       break;
     }
@@ -298,8 +299,9 @@ static LogicalResult decomposeBufferConvolution(RewriterBase &rewriter,
   FailureOr<Value> newOutput = drop(output, outputDims[*unit]);
   if (failed(newInput) || failed(newFilter) || failed(newOutput))
     return failure();
-  Conv1DOp::create(rewriter, loc, TypeRange(), ValueRange{*newInput, *newFilter},
-                   ValueRange{*newOutput}, rewriter.getI64VectorAttr({stride}),
+  Conv1DOp::create(rewriter, loc, TypeRange(),
+                   ValueRange{*newInput, *newFilter}, ValueRange{*newOutput},
+                   rewriter.getI64VectorAttr({stride}),
                    rewriter.getI64VectorAttr({dilation}));
   rewriter.eraseOp(op);
   return success();
