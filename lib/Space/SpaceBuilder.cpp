@@ -303,7 +303,8 @@ private:
     // the property test). vectorize_tiles decomposes and vectorizes the
     // direct form's tiles on buffers itself (the window rule).
     bool onBuffers = llvm::any_of(computation.accesses, [&](const Access &a) {
-      return !tree.buffers[a.bufferId].isTensor;
+      return a.bufferId >= 0 && size_t(a.bufferId) < tree.buffers.size() &&
+             !tree.buffers[a.bufferId].isTensor;
     });
     if (info && onBuffers) {
       info->decomposeUnitLoops.clear();
