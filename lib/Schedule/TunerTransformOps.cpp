@@ -1770,6 +1770,12 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
               : linalg::generalizeNamedOp(rewriter, op);
       if (failed(generic))
         continue;
+      // On buffers, rank-reducing subviews (upstream's dropUnitDims keeps a
+      // tile's strided memref whole, and with it the window indices).
+      if (generic->hasPureBufferSemantics()) {
+        (void)tuner::dropBufferUnitDims(rewriter, *generic);
+        continue;
+      }
       // Slices, not reshapes: the accumulator's transfers then stay
       // subsets of the loop's iteration argument, which hoisting needs.
       linalg::ControlDropUnitDims control;
@@ -1787,6 +1793,8 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
     linalg::populateDecomposeConvolutionPatterns(patterns);
     applyInside(rewriter, roots, std::move(patterns));
   }
+  // Upstream's patterns decompose tensors only; the same on buffers.
+  tuner::decomposeBufferConvolutions(rewriter, roots);
   canonicalize();
 
   // 4. Vectorize each linalg op.

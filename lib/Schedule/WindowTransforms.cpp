@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -149,6 +150,187 @@ void tuner::foldCastsIntoConvolutions(RewriterBase &rewriter,
     }
     rewriter.finalizeOpModification(op);
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Unit dims and 1-D convolutions on buffers
+//===----------------------------------------------------------------------===//
+
+/// `value` (a memref with a static shape) read through a rank-reducing
+/// subview of its whole extent that keeps the dims not in `dropped` (each
+/// of size 1).
+static FailureOr<Value> dropMemrefDims(RewriterBase &rewriter, Location loc,
+                                       Value value,
+                                       const llvm::SmallBitVector &dropped) {
+  auto type = cast<MemRefType>(value.getType());
+  SmallVector<int64_t> kept;
+  for (auto [d, size] : llvm::enumerate(type.getShape())) {
+    if (!dropped.test(d))
+      kept.push_back(size);
+    else if (size != 1)
+      return failure();
+  }
+  if (dropped.none())
+    return value;
+  return memref::SubViewOp::rankReduceIfNeeded(rewriter, loc, value, kept);
+}
+
+FailureOr<linalg::GenericOp> tuner::dropBufferUnitDims(RewriterBase &rewriter,
+                                                       linalg::GenericOp op) {
+  if (!op.hasPureBufferSemantics() || op.hasIndexSemantics() ||
+      !llvm::all_of(op->getOperandTypes(), [](Type type) {
+        auto memref = dyn_cast<MemRefType>(type);
+        return memref && memref.hasStaticShape();
+      }))
+    return failure();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  MLIRContext *context = op.getContext();
+  SmallVector<AffineExpr> replacements;
+  SmallVector<utils::IteratorType> iterators;
+  unsigned loops = 0;
+  for (auto [d, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (ranges[d] == 1) {
+      replacements.push_back(getAffineConstantExpr(0, context));
+      continue;
+    }
+    replacements.push_back(getAffineDimExpr(loops++, context));
+    iterators.push_back(iterator);
+  }
+  if (loops == ranges.size())
+    return failure();
+
+  // Each operand's new map, and the dims (of size 1, indexed by 0 once the
+  // unit loops are 0) its subview drops.
+  SmallVector<AffineMap> maps;
+  SmallVector<llvm::SmallBitVector> dropped;
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    ArrayRef<int64_t> shape =
+        cast<MemRefType>(operand.get().getType()).getShape();
+    llvm::SmallBitVector drop(shape.size());
+    SmallVector<AffineExpr> results;
+    for (auto [d, result] : llvm::enumerate(map.getResults())) {
+      AffineExpr expr = simplifyAffineExpr(
+          result.replaceDimsAndSymbols(replacements, {}), loops, 0);
+      auto constant = dyn_cast<AffineConstantExpr>(expr);
+      if (shape[d] == 1 && constant && constant.getValue() == 0) {
+        drop.set(d);
+        continue;
+      }
+      results.push_back(expr);
+    }
+    maps.push_back(AffineMap::get(loops, 0, results, context));
+    dropped.push_back(std::move(drop));
+  }
+  // Every remaining loop must still be an operand's plain index (its range
+  // is read from that operand's shape).
+  if (!inversePermutation(concatAffineMaps(maps, context)))
+    return failure();
+
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  SmallVector<Value> operands;
+  for (auto [operand, drop] : llvm::zip(op->getOpOperands(), dropped)) {
+    FailureOr<Value> reduced =
+        dropMemrefDims(rewriter, loc, operand.get(), drop);
+    if (failed(reduced))
+      return failure();
+    operands.push_back(*reduced);
+  }
+  unsigned inputs = op.getNumDpsInputs();
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, TypeRange(), ArrayRef(operands).take_front(inputs),
+      ArrayRef(operands).drop_front(inputs), maps, iterators);
+  rewriter.inlineRegionBefore(op.getRegion(), generic.getRegion(),
+                              generic.getRegion().begin());
+  rewriter.eraseOp(op);
+  return generic;
+}
+
+/// The conv_2d `op` on buffers as the 1-D convolution `Conv1DOp` when its
+/// window has size 1 along a dimension: `inputDims`, `filterDims` and
+/// `outputDims` are the operands' dims of the window's height, then width.
+template <typename Conv1DOp>
+static LogicalResult
+decomposeBufferConvolution(RewriterBase &rewriter, linalg::LinalgOp op,
+                           std::array<unsigned, 2> inputDims,
+                           std::array<unsigned, 2> filterDims,
+                           std::array<unsigned, 2> outputDims) {
+  if (!op.hasPureBufferSemantics() ||
+      !llvm::all_of(op->getOperandTypes(), [](Type type) {
+        auto memref = dyn_cast<MemRefType>(type);
+        return memref && memref.hasStaticShape();
+      }))
+    return failure();
+  Value input = op.getDpsInputOperand(0)->get();
+  Value filter = op.getDpsInputOperand(1)->get();
+  Value output = op.getDpsInitOperand(0)->get();
+  auto shape = [](Value value) {
+    return cast<MemRefType>(value.getType()).getShape();
+  };
+  // The window dimension to drop: height first (as upstream does).
+  std::optional<unsigned> unit;
+  for (unsigned w : {0u, 1u})
+    if (shape(filter)[filterDims[w]] == 1 &&
+        shape(output)[outputDims[w]] == 1 && shape(input)[inputDims[w]] == 1) {
+      unit = w;
+      break;
+    }
+  if (!unit)
+    return failure();
+  auto strides = op->getAttrOfType<DenseIntElementsAttr>("strides");
+  auto dilations = op->getAttrOfType<DenseIntElementsAttr>("dilations");
+  if (!strides || !dilations || strides.getNumElements() != 2 ||
+      dilations.getNumElements() != 2)
+    return failure();
+  unsigned kept = 1 - *unit;
+  int64_t stride = strides.getValues<int64_t>()[kept];
+  int64_t dilation = dilations.getValues<int64_t>()[kept];
+
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  auto drop = [&](Value value, unsigned dim) {
+    llvm::SmallBitVector dropped(shape(value).size());
+    dropped.set(dim);
+    return dropMemrefDims(rewriter, loc, value, dropped);
+  };
+  FailureOr<Value> newInput = drop(input, inputDims[*unit]);
+  FailureOr<Value> newFilter = drop(filter, filterDims[*unit]);
+  FailureOr<Value> newOutput = drop(output, outputDims[*unit]);
+  if (failed(newInput) || failed(newFilter) || failed(newOutput))
+    return failure();
+  Conv1DOp::create(rewriter, loc, TypeRange(),
+                   ValueRange{*newInput, *newFilter}, ValueRange{*newOutput},
+                   rewriter.getI64VectorAttr({stride}),
+                   rewriter.getI64VectorAttr({dilation}));
+  rewriter.eraseOp(op);
+  return success();
+}
+
+unsigned tuner::decomposeBufferConvolutions(RewriterBase &rewriter,
+                                            ArrayRef<Operation *> roots) {
+  SmallVector<linalg::LinalgOp> convolutions;
+  for (Operation *root : roots)
+    root->walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNchwFchwOp>(op) &&
+          op.hasPureBufferSemantics())
+        convolutions.push_back(op);
+    });
+  unsigned rewritten = 0;
+  for (linalg::LinalgOp op : convolutions) {
+    // NHWC: input (n, h, w, c), filter (kh, kw, c, f), output (n, oh, ow,
+    // f); NCHW: input (n, c, h, w), filter (f, c, kh, kw), output (n, f, oh,
+    // ow).
+    LogicalResult result =
+        isa<linalg::Conv2DNhwcHwcfOp>(op)
+            ? decomposeBufferConvolution<linalg::Conv1DNwcWcfOp>(
+                  rewriter, op, {1, 2}, {0, 1}, {1, 2})
+            : decomposeBufferConvolution<linalg::Conv1DNcwFcwOp>(
+                  rewriter, op, {2, 3}, {2, 3}, {2, 3});
+    if (succeeded(result))
+      ++rewritten;
+  }
+  return rewritten;
 }
 
 //===----------------------------------------------------------------------===//

@@ -298,6 +298,18 @@ private:
     });
     if (info && strided)
       info->decomposeUnitLoops.clear();
+    // On buffers only the direct form: MLIR 22's convert_conv2d_to_img2col
+    // and decompose rewrite tensors only (they refused every such config in
+    // the property test). vectorize_tiles decomposes and vectorizes the
+    // direct form's tiles on buffers itself (the window rule).
+    bool onBuffers = llvm::any_of(computation.accesses, [&](const Access &a) {
+      return a.bufferId >= 0 && size_t(a.bufferId) < tree.buffers.size() &&
+             !tree.buffers[a.bufferId].isTensor;
+    });
+    if (info && onBuffers) {
+      info->decomposeUnitLoops.clear();
+      info->im2colLoops.clear();
+    }
     if (!info || info->strategies().size() < 2 ||
         (!info->im2colLoops.empty() &&
          info->im2colLoops.back().back() >= tree.bandOf(nest.id).size()))

@@ -11,6 +11,7 @@
 #ifndef TUNER_SCHEDULE_WINDOWTRANSFORMS_H
 #define TUNER_SCHEDULE_WINDOWTRANSFORMS_H
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace tuner {
@@ -32,6 +33,27 @@ unsigned sliceShiftedOperands(mlir::RewriterBase &rewriter,
 /// vectorizer needs static shapes.
 void foldCastsIntoConvolutions(mlir::RewriterBase &rewriter,
                                llvm::ArrayRef<mlir::Operation *> roots);
+
+/// Drops the unit loops (static range 1) of `op`, a linalg.generic on
+/// buffers with static shapes, reading each operand through a rank-reducing
+/// memref.subview without the dims those loops (or a constant 0) index.
+/// Upstream's linalg::dropUnitDims leaves a memref with a non-identity
+/// layout (every tile's subview) as it is, so a convolution tile on buffers
+/// keeps its window indices (`d1 + d4` with d4 of size 1) and the
+/// vectorizer refuses it. Replaces `op` and returns the new generic, or
+/// fails (leaving `op` unchanged) when `op` has no unit loop, reads a
+/// tensor, uses linalg.index, or would lose a loop no operand indexes alone.
+mlir::FailureOr<mlir::linalg::GenericOp>
+dropBufferUnitDims(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp op);
+
+/// Rewrites each linalg.conv_2d_nhwc_hwcf and linalg.conv_2d_nchw_fchw on
+/// buffers inside `roots` whose window has size 1 along one dimension (kh
+/// and oh, or kw and ow) into the 1-D convolution (conv_1d_nwc_wcf,
+/// conv_1d_ncw_fcw) of rank-reducing memref.subviews, which the vectorizer
+/// takes: upstream's decomposition patterns rewrite tensors only. Returns
+/// how many were rewritten.
+unsigned decomposeBufferConvolutions(mlir::RewriterBase &rewriter,
+                                     llvm::ArrayRef<mlir::Operation *> roots);
 
 /// Patterns for the vectors of 1-D convolutions vectorized along their
 /// output width with unit channel dims (a channel-first convolution tile cut
