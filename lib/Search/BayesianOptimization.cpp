@@ -353,7 +353,11 @@ public:
                                          chain.getSpace().size(),
                                          options.budget);
     usePrior = problem.model && options.modelPrior;
-    parameterCount = unsigned(encoding.parameters());
+    // The region's size counts the parameters that can vary (a narrowed
+    // space keeps the others at one value).
+    for (const Parameter &parameter : chain.getSpace().getParameters())
+      parameterCount += parameter.domainSize() != std::optional<uint64_t>(1);
+    parameterCount = std::max(parameterCount, 1u);
     radius = initialRadius();
     if (options.acquisition == Acquisition::Multi ||
         options.acquisition == Acquisition::AdvancedMulti) {

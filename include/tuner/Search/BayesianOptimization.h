@@ -70,7 +70,8 @@ struct BayesianOptions {
   bool learnPriorWeight = false;
   /// TuRBO's trust region on a discrete space ("trust-region"): the model
   /// proposes only configs that differ from the best observed one in at
-  /// most `radius` parameters; the radius starts at half the parameters,
+  /// most `radius` parameters; the radius starts at half the parameters
+  /// that have more than one value,
   /// grows by one after 2 improving proposals in a row, halves after
   /// max(4, parameters) proposals in a row that did not improve, and when it
   /// reaches 0 (or nothing unseen is left inside) the region opens to the
