@@ -92,6 +92,9 @@ static const StrategySetting kBayesianSettings[] = {
                               "in [0, 1] (default 0.1)"},
     {"model-prior", "the cost model's prediction as the prior mean when "
                     "there is one: true (default) or false"},
+    {"initial-design", "uniform (default) or mixed: with a model prior, "
+                       "every second initial config is the model's best "
+                       "pick of a uniform pool"},
     {"prior-weight", "the model prior's weight: fixed (default, 1) or "
                      "learned from the observations"},
     {"trust-region", "propose only near the best observed config, in a "
@@ -199,6 +202,13 @@ tuner::parseBayesianOptions(const StrategyOptions &strategyOptions) {
                      readNumber(key, value, 0, 1, false, false, "[0, 1]"));
     } else if (key == "model-prior") {
       error = assign(options.modelPrior, readBool(key, value));
+    } else if (key == "initial-design") {
+      if (value == "mixed")
+        options.mixedInitialDesign = true;
+      else if (value == "uniform")
+        options.mixedInitialDesign = false;
+      else
+        error = badValue(key, value, "uniform or mixed");
     } else if (key == "prior-weight") {
       if (value == "learned")
         options.learnPriorWeight = true;
@@ -408,8 +418,8 @@ public:
       record.value = observation.value;
       record.initial = initial;
       if (record.ok) {
-        bool improved =
-            !bestValue || record.value > *bestValue + 1e-3 * std::abs(*bestValue);
+        bool improved = !bestValue ||
+                        record.value > *bestValue + 1e-3 * std::abs(*bestValue);
         if (options.trustRegion && !initial && bestValue)
           updateTrustRegion(improved);
         if (!bestValue || record.value > *bestValue)
@@ -438,6 +448,8 @@ public:
     };
     if (options.learnPriorWeight)
       stats["prior_weight"] = priorWeight;
+    if (options.mixedInitialDesign)
+      stats["initial_model_picks"] = int64_t(modelPicks);
     if (options.trustRegion) {
       stats["trust_region_radius"] = int64_t(radius);
       stats["trust_region_restarts"] = int64_t(regionRestarts);
@@ -594,6 +606,14 @@ private:
 
   std::optional<Config> proposeOne() {
     if (proposedCount < initialCount) {
+      // A mixed design: every second initial config is the cost model's
+      // best unseen pick of a uniform pool.
+      if (options.mixedInitialDesign && usePrior && proposedCount % 2 == 1)
+        if (std::optional<Config> config = modelPick()) {
+          ++initialProposed;
+          ++modelPicks;
+          return config;
+        }
       std::optional<Config> config = sampleUnseen();
       if (config)
         ++initialProposed;
@@ -619,6 +639,39 @@ private:
     if (config)
       ++randomProposals;
     return config;
+  }
+
+  /// The unseen config the cost model ranks best among `candidates`
+  /// uniform samples (drawn and ranked once).
+  std::optional<Config> modelPick() {
+    if (!modelRanking) {
+      modelRanking.emplace();
+      std::vector<Config> pool;
+      if (wholeSpace) {
+        pool = *wholeSpace;
+      } else {
+        for (unsigned i = 0; i < options.candidates; ++i) {
+          llvm::Expected<Config> config = chain.sample(rng);
+          if (!config) {
+            llvm::consumeError(config.takeError());
+            break;
+          }
+          pool.push_back(std::move(*config));
+        }
+      }
+      std::vector<double> priors = priorsOf(pool);
+      std::vector<size_t> order(pool.size());
+      std::iota(order.begin(), order.end(), 0);
+      std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return before(priors[a], a, priors[b], b);
+      });
+      for (size_t i : order)
+        modelRanking->push_back(pool[i]);
+    }
+    for (const Config &config : *modelRanking)
+      if (!seen.count(scheduleKey(config)))
+        return config;
+    return std::nullopt;
   }
 
   /// The cost model's predicted log speedups of `configs` (0 where it
@@ -1259,6 +1312,8 @@ private:
   static constexpr double kFullFitGrowth = 1.2;
   std::unordered_map<uint64_t, double> priorCache;
   double priorWeight = 1;
+  std::optional<std::vector<Config>> modelRanking;
+  size_t modelPicks = 0;
   static constexpr double kPriorPseudoPoints = 2, kMaxPriorWeight = 2;
 
   // The trust region.

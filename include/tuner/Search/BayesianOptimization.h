@@ -68,6 +68,10 @@ struct BayesianOptions {
   /// kept in [0, 2]), so that a cost model that ranks a function's configs
   /// badly is discounted instead of followed.
   bool learnPriorWeight = false;
+  /// A mixed initial design ("initial-design=mixed"): with a model prior,
+  /// every second initial config is the model's best unseen pick of
+  /// `candidates` uniform samples instead of a uniform sample.
+  bool mixedInitialDesign = false;
   /// TuRBO's trust region on a discrete space ("trust-region"): the model
   /// proposes only configs that differ from the best observed one in at
   /// most `radius` parameters; the radius starts at half the parameters

@@ -537,6 +537,34 @@ TEST(BayesianOptimization, LearnedPriorWeightDiscountsABackwardModel) {
   EXPECT_FALSE(fixed->statistics().getNumber("prior_weight"));
 }
 
+TEST(BayesianOptimization, MixedInitialDesignTakesTheModelsPicks) {
+  Problem p;
+  // The space is small enough to be ranked whole: with an exact model the
+  // second initial config is the optimum, the fourth the runner-up.
+  std::vector<std::pair<double, Config>> ranked;
+  for (size_t i = 0, e = p.chain->count().getZExtValue(); i < e; ++i) {
+    Config config = p.chain->at(llvm::APInt(64, i));
+    ranked.push_back({Problem::speedup(config), config});
+  }
+  std::stable_sort(
+      ranked.begin(), ranked.end(),
+      [](const auto &a, const auto &b) { return a.first > b.first; });
+  PerfectModel model;
+  std::unique_ptr<Strategy> bo =
+      makeBo(p.problem(&model), 1, {{"initial-design", "mixed"}});
+  FunctionEvaluator evaluator;
+  TuningResult result = runTuningLoop(*bo, evaluator, {5, 0});
+  ASSERT_EQ(result.history.size(), 5u);
+  EXPECT_EQ(result.history[1].config, ranked[0].second);
+  EXPECT_EQ(result.history[3].config, ranked[1].second);
+  EXPECT_EQ(bo->statistics().getInteger("initial_model_picks"), 2);
+  // Without a model the design stays uniform.
+  std::unique_ptr<Strategy> plain =
+      makeBo(p.problem(), 1, {{"initial-design", "mixed"}});
+  runTuningLoop(*plain, evaluator, {5, 0});
+  EXPECT_EQ(plain->statistics().getInteger("initial_model_picks"), 0);
+}
+
 TEST(BayesianOptimization, TrustRegionStaysNearTheBest) {
   // Model proposals that differ from the best config observed before them
   // in more parameters than the trust region's radius at the time (2 of 4
@@ -574,8 +602,8 @@ TEST(BayesianOptimization, TrustRegionStaysNearTheBest) {
       bo->observe(observed);
     }
     if (restarts)
-      *restarts =
-          size_t(bo->statistics().getInteger("trust_region_restarts").value_or(0));
+      *restarts = size_t(
+          bo->statistics().getInteger("trust_region_restarts").value_or(0));
     return far;
   };
   size_t restarts = 0;
@@ -622,8 +650,12 @@ TEST(BayesianOptimization, Settings) {
             "strategy 'bo' has no setting 'acqusition' (known: initial, "
             "acquisition, exploration, permutation-distance, "
             "feasibility-model, feasibility-threshold, model-prior, "
-            "prior-weight, trust-region, candidates, local-search-starts, "
-            "skip-threshold, discount, required-improvement)");
+            "initial-design, prior-weight, trust-region, candidates, "
+            "local-search-starts, skip-threshold, discount, "
+            "required-improvement)");
+  EXPECT_EQ(error({{"initial-design", "sobol"}}),
+            "strategy 'bo': setting 'initial-design=sobol': expected uniform "
+            "or mixed");
   EXPECT_EQ(error({{"prior-weight", "half"}}),
             "strategy 'bo': setting 'prior-weight=half': expected fixed or "
             "learned");
