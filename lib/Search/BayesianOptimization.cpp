@@ -92,6 +92,14 @@ static const StrategySetting kBayesianSettings[] = {
                               "in [0, 1] (default 0.1)"},
     {"model-prior", "the cost model's prediction as the prior mean when "
                     "there is one: true (default) or false"},
+    {"initial-design", "uniform (default) or mixed: with a model prior, "
+                       "every second initial config is the model's best "
+                       "pick of a uniform pool"},
+    {"prior-weight", "the model prior's weight: fixed (default, 1) or "
+                     "learned from the observations"},
+    {"trust-region", "propose only near the best observed config, in a "
+                     "region that grows on improvements and shrinks on "
+                     "failures (TuRBO): true or false (default)"},
     {"candidates", "random configs scored per proposal (default 1000)"},
     {"local-search-starts", "of them, how many start a local search "
                             "(default 10)"},
@@ -194,6 +202,22 @@ tuner::parseBayesianOptions(const StrategyOptions &strategyOptions) {
                      readNumber(key, value, 0, 1, false, false, "[0, 1]"));
     } else if (key == "model-prior") {
       error = assign(options.modelPrior, readBool(key, value));
+    } else if (key == "initial-design") {
+      if (value == "mixed")
+        options.mixedInitialDesign = true;
+      else if (value == "uniform")
+        options.mixedInitialDesign = false;
+      else
+        error = badValue(key, value, "uniform or mixed");
+    } else if (key == "prior-weight") {
+      if (value == "learned")
+        options.learnPriorWeight = true;
+      else if (value == "fixed")
+        options.learnPriorWeight = false;
+      else
+        error = badValue(key, value, "fixed or learned");
+    } else if (key == "trust-region") {
+      error = assign(options.trustRegion, readBool(key, value));
     } else if (key == "candidates") {
       error = assign(options.candidates, readCount(key, value, 1));
     } else if (key == "local-search-starts") {
@@ -315,6 +339,8 @@ struct Record {
 struct Scored {
   Config config;
   double mean = 0, sd = 1, feasibility = 1;
+  /// Parameters that differ from the trust region's center.
+  unsigned distance = 0;
 };
 
 /// One round of a portfolio: what each acquisition function proposed.
@@ -337,6 +363,12 @@ public:
                                          chain.getSpace().size(),
                                          options.budget);
     usePrior = problem.model && options.modelPrior;
+    // The region's size counts the parameters that can vary (a narrowed
+    // space keeps the others at one value).
+    for (const Parameter &parameter : chain.getSpace().getParameters())
+      parameterCount += parameter.domainSize() != std::optional<uint64_t>(1);
+    parameterCount = std::max(parameterCount, 1u);
+    radius = initialRadius();
     if (options.acquisition == Acquisition::Multi ||
         options.acquisition == Acquisition::AdvancedMulti) {
       functions = {Acquisition::ExpectedImprovement,
@@ -385,6 +417,16 @@ public:
       record.ok = observation.ok() && std::isfinite(observation.value);
       record.value = observation.value;
       record.initial = initial;
+      if (record.ok) {
+        bool improved = !bestValue ||
+                        record.value > *bestValue + 1e-3 * std::abs(*bestValue);
+        if (options.trustRegion && !initial && bestValue)
+          updateTrustRegion(improved);
+        if (!bestValue || record.value > *bestValue)
+          bestValue = record.value;
+      } else if (options.trustRegion && !initial && bestValue) {
+        updateTrustRegion(false);
+      }
       outcomes[key] =
           record.ok ? std::optional<double>(record.value) : std::nullopt;
       records.push_back(std::move(record));
@@ -404,6 +446,14 @@ public:
         {"feasibility_model", options.feasibilityModel},
         {"steered_from_predicted_failures", int64_t(steered)},
     };
+    if (options.learnPriorWeight)
+      stats["prior_weight"] = priorWeight;
+    if (options.mixedInitialDesign)
+      stats["initial_model_picks"] = int64_t(modelPicks);
+    if (options.trustRegion) {
+      stats["trust_region_radius"] = int64_t(radius);
+      stats["trust_region_restarts"] = int64_t(regionRestarts);
+    }
     if (!functions.empty()) {
       llvm::json::Array inPlay;
       for (size_t f = 0; f < functions.size(); ++f)
@@ -498,11 +548,72 @@ private:
   }
 
   //===--------------------------------------------------------------------===//
+  // Trust region (TuRBO on a discrete space)
+  //===--------------------------------------------------------------------===//
+
+  unsigned initialRadius() const {
+    return std::max(1u, (parameterCount + 1) / 2);
+  }
+
+  /// Books one observed model proposal: grows the region after improving
+  /// ones, shrinks it after failing ones, and opens it when it vanishes.
+  void updateTrustRegion(bool improved) {
+    if (improved) {
+      trustFailures = 0;
+      if (++trustSuccesses >= kTrustSuccesses) {
+        radius = std::min(parameterCount, radius + 1);
+        trustSuccesses = 0;
+      }
+      return;
+    }
+    trustSuccesses = 0;
+    if (++trustFailures < std::max(kTrustFailures, parameterCount))
+      return;
+    trustFailures = 0;
+    radius /= 2;
+    if (radius == 0)
+      openTrustRegion();
+  }
+
+  void openTrustRegion() {
+    radius = parameterCount;
+    trustSuccesses = trustFailures = 0;
+    ++regionRestarts;
+  }
+
+  /// The trust region restricts this proposal (a center is set and the
+  /// region is not the whole space).
+  bool trustActive() const {
+    return options.trustRegion && trustCenter && radius < parameterCount;
+  }
+
+  /// The best observed config (ties: the earliest) as the region's center.
+  void setTrustCenter() {
+    trustCenter.reset();
+    if (!options.trustRegion)
+      return;
+    const Record *bestRecord = nullptr;
+    for (const Record &record : records)
+      if (record.ok && (!bestRecord || record.value > bestRecord->value))
+        bestRecord = &record;
+    if (bestRecord)
+      trustCenter = bestRecord->config;
+  }
+
+  //===--------------------------------------------------------------------===//
   // Proposals
   //===--------------------------------------------------------------------===//
 
   std::optional<Config> proposeOne() {
     if (proposedCount < initialCount) {
+      // A mixed design: every second initial config is the cost model's
+      // best unseen pick of a uniform pool.
+      if (options.mixedInitialDesign && usePrior && proposedCount % 2 == 1)
+        if (std::optional<Config> config = modelPick()) {
+          ++initialProposed;
+          ++modelPicks;
+          return config;
+        }
       std::optional<Config> config = sampleUnseen();
       if (config)
         ++initialProposed;
@@ -528,6 +639,39 @@ private:
     if (config)
       ++randomProposals;
     return config;
+  }
+
+  /// The unseen config the cost model ranks best among `candidates`
+  /// uniform samples (drawn and ranked once).
+  std::optional<Config> modelPick() {
+    if (!modelRanking) {
+      modelRanking.emplace();
+      std::vector<Config> pool;
+      if (wholeSpace) {
+        pool = *wholeSpace;
+      } else {
+        for (unsigned i = 0; i < options.candidates; ++i) {
+          llvm::Expected<Config> config = chain.sample(rng);
+          if (!config) {
+            llvm::consumeError(config.takeError());
+            break;
+          }
+          pool.push_back(std::move(*config));
+        }
+      }
+      std::vector<double> priors = priorsOf(pool);
+      std::vector<size_t> order(pool.size());
+      std::iota(order.begin(), order.end(), 0);
+      std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return before(priors[a], a, priors[b], b);
+      });
+      for (size_t i : order)
+        modelRanking->push_back(pool[i]);
+    }
+    for (const Config &config : *modelRanking)
+      if (!seen.count(scheduleKey(config)))
+        return config;
+    return std::nullopt;
   }
 
   /// The cost model's predicted log speedups of `configs` (0 where it
@@ -606,11 +750,19 @@ private:
       configs.push_back(record->config);
     std::vector<double> priors =
         priorActive ? priorsOf(configs) : std::vector<double>(n, 0);
+    Eigen::VectorXd observed(n);
+    for (size_t i = 0; i < n; ++i)
+      observed(i) = applyTransform(transform, ok[i]->value);
+    priorWeight = 1;
+    if (priorActive && options.learnPriorWeight)
+      priorWeight = learnedPriorWeight(observed, priors);
+    for (double &prior : priors)
+      prior *= priorWeight;
     Eigen::VectorXd residual(n);
     fittedPoints.resize(n, encoding.width());
     for (size_t i = 0; i < n; ++i) {
       fittedPoints.row(i) = ok[i]->point;
-      residual(i) = applyTransform(transform, ok[i]->value) - priors[i];
+      residual(i) = observed(i) - priors[i];
     }
     center = residual.mean();
     double variance =
@@ -630,6 +782,25 @@ private:
     if (multiStart)
       lastFullFitSize = n;
     lastTheta = process.fit(rng, lastTheta, multiStart);
+  }
+
+  /// The least-squares slope of the observed objective on the prior (both
+  /// centered), shrunk towards 1 by kPriorPseudoPoints points of average
+  /// leverage, in [0, kMaxPriorWeight].
+  static double learnedPriorWeight(const Eigen::VectorXd &observed,
+                                   const std::vector<double> &priors) {
+    size_t n = priors.size();
+    if (n == 0)
+      return 1;
+    Eigen::VectorXd p = Eigen::Map<const Eigen::VectorXd>(priors.data(), n);
+    Eigen::VectorXd pc = p.array() - p.mean();
+    Eigen::VectorXd yc = observed.array() - observed.mean();
+    double spp = pc.squaredNorm(), spy = pc.dot(yc);
+    if (!(spp > 1e-12))
+      return 1;
+    double shrink = kPriorPseudoPoints * spp / double(n);
+    double weight = (spy + shrink) / (spp + shrink);
+    return std::clamp(weight, 0.0, kMaxPriorWeight);
   }
 
   void trainForest() {
@@ -666,10 +837,17 @@ private:
     process.predict(points, mean, variance);
     std::vector<double> priors =
         priorActive ? priorsOf(fresh) : std::vector<double>(fresh.size(), 0);
+    Eigen::RowVectorXd center;
+    if (trustCenter)
+      center = encoding.encode(*trustCenter);
     for (size_t i = 0; i < fresh.size(); ++i) {
       Scored entry;
+      if (trustCenter)
+        for (size_t p = 0; p < encoding.parameters(); ++p)
+          entry.distance +=
+              encoding.distance(p, points.row(i).data(), center.data()) > 0;
       entry.config = std::move(fresh[i]);
-      entry.mean = mean(i) + priors[i] / scale;
+      entry.mean = mean(i) + priorWeight * priors[i] / scale;
       entry.sd = std::sqrt(variance(i));
       entry.feasibility =
           forestActive ? forest.probability(Eigen::RowVectorXd(points.row(i)))
@@ -695,6 +873,8 @@ private:
   }
 
   double acquisition(Acquisition function, const Scored &entry) const {
+    if (trustActive() && entry.distance > radius)
+      return kMinusInfinity;
     if (forestActive && entry.feasibility < feasibilityLimit)
       return kMinusInfinity;
     double raw = rawAcquisition(function, entry);
@@ -752,6 +932,7 @@ private:
   void startProposal() {
     scored.clear();
     scoredIndex.clear();
+    setTrustCenter();
     if (wholeSpace) {
       std::vector<Config> unseen;
       for (size_t i = 0; i < wholeSpace->size(); ++i)
@@ -768,6 +949,15 @@ private:
         }
         pool.push_back(std::move(*config));
       }
+      // Inside a trust region uniform samples rarely fall: half as many
+      // again are mutations of its center, each parameter moved with
+      // probability radius / parameters.
+      if (trustActive())
+        for (unsigned i = 0; i < options.candidates / 2; ++i)
+          if (std::optional<Config> config = neighbourhood.mutate(
+                  *trustCenter, double(radius) / double(parameterCount), 0.5,
+                  rng))
+            pool.push_back(std::move(*config));
       score(pool);
     }
     poolSize = scored.size();
@@ -837,6 +1027,11 @@ private:
         chosen = i;
         break;
       }
+    }
+    if (!chosen && trustActive()) {
+      // Nothing unseen left inside the region: open it.
+      openTrustRegion();
+      return searchAcquisition(function, exclude);
     }
     if (!chosen)
       return std::nullopt;
@@ -1116,6 +1311,18 @@ private:
   static constexpr size_t kFullFitPoints = 20;
   static constexpr double kFullFitGrowth = 1.2;
   std::unordered_map<uint64_t, double> priorCache;
+  double priorWeight = 1;
+  std::optional<std::vector<Config>> modelRanking;
+  size_t modelPicks = 0;
+  static constexpr double kPriorPseudoPoints = 2, kMaxPriorWeight = 2;
+
+  // The trust region.
+  unsigned parameterCount = 0, radius = 0, trustSuccesses = 0,
+           trustFailures = 0;
+  size_t regionRestarts = 0;
+  static constexpr unsigned kTrustSuccesses = 2, kTrustFailures = 4;
+  std::optional<Config> trustCenter;
+  std::optional<double> bestValue;
 
   // The current proposal.
   std::vector<Scored> scored;

@@ -62,6 +62,25 @@ struct BayesianOptions {
   /// The cost model's predicted log speedup as the prior mean, when the
   /// problem has a model ("model-prior").
   bool modelPrior = true;
+  /// The prior mean's weight ("prior-weight"): fixed at 1, or learned from
+  /// the observations (the least-squares slope of the observed log values
+  /// on the predicted ones, shrunk towards 1 by two pseudo-observations and
+  /// kept in [0, 2]), so that a cost model that ranks a function's configs
+  /// badly is discounted instead of followed.
+  bool learnPriorWeight = false;
+  /// A mixed initial design ("initial-design=mixed"): with a model prior,
+  /// every second initial config is the model's best unseen pick of
+  /// `candidates` uniform samples instead of a uniform sample.
+  bool mixedInitialDesign = false;
+  /// TuRBO's trust region on a discrete space ("trust-region"): the model
+  /// proposes only configs that differ from the best observed one in at
+  /// most `radius` parameters; the radius starts at half the parameters
+  /// that have more than one value,
+  /// grows by one after 2 improving proposals in a row, halves after
+  /// max(4, parameters) proposals in a row that did not improve, and when it
+  /// reaches 0 (or nothing unseen is left inside) the region opens to the
+  /// whole space and shrinks again from there.
+  bool trustRegion = false;
   /// Uniform feasible samples scored by the acquisition per proposal (a
   /// space with at most this many configs is scored whole instead), and
   /// how many of the best, with the best observed, start a local search.

@@ -394,7 +394,10 @@ TEST(BayesianOptimization, SameSeedSameProposals) {
     return configs;
   };
   for (auto settings : std::vector<std::map<std::string, std::string>>{
-           {}, {{"candidates", "32"}}, {{"acquisition", "advanced-multi"}}}) {
+           {},
+           {{"candidates", "32"}},
+           {{"acquisition", "advanced-multi"}},
+           {{"trust-region", "true"}, {"candidates", "32"}}}) {
     std::vector<Config> first = run(5, settings), second = run(5, settings);
     ASSERT_EQ(first.size(), 24u);
     EXPECT_EQ(first, second);
@@ -413,7 +416,8 @@ TEST(BayesianOptimization, NeverInfeasibleNeverTwice) {
            {{{"candidates", "16"}}, 40, 4},
            {{{"acquisition", "multi"}, {"candidates", "16"}}, 40, 1},
            {{}, size + 10, 8},
-           {{{"candidates", "8"}}, size + 10, 3}}) {
+           {{{"candidates", "8"}}, size + 10, 3},
+           {{{"trust-region", "true"}}, size + 10, 2}}) {
     Problem &p = budget > size ? small : large;
     std::unique_ptr<Strategy> bo = makeBo(p.problem(), 2, settings);
     FunctionEvaluator evaluator;
@@ -483,6 +487,133 @@ TEST(BayesianOptimization, ModelPriorLeadsToTheOptimum) {
   EXPECT_EQ(unused.batches, 0u);
 }
 
+/// A cost model that ranks every config backwards: its predicted log
+/// speedup is the negated true one.
+class BackwardModel : public Evaluator {
+public:
+  std::vector<Observation> evaluate(llvm::ArrayRef<Config> configs) override {
+    std::vector<Observation> result;
+    for (const Config &config : configs) {
+      Observation observation;
+      observation.config = config;
+      observation.value = 1 / Problem::speedup(config);
+      result.push_back(observation);
+    }
+    return result;
+  }
+};
+
+TEST(BayesianOptimization, LearnedPriorWeightDiscountsABackwardModel) {
+  Problem p;
+  double optimum = 0;
+  for (size_t i = 0, e = p.chain->count().getZExtValue(); i < e; ++i) {
+    Config config = p.chain->at(llvm::APInt(64, i));
+    if (!Problem::fails(config))
+      optimum = std::max(optimum, Problem::speedup(config));
+  }
+  FunctionEvaluator evaluator;
+  // An exact model keeps its weight near 1 ...
+  PerfectModel perfect;
+  std::unique_ptr<Strategy> trusting =
+      makeBo(p.problem(&perfect), 1, {{"prior-weight", "learned"}});
+  runTuningLoop(*trusting, evaluator, {12, 0});
+  std::optional<double> weight =
+      trusting->statistics().getNumber("prior_weight");
+  ASSERT_TRUE(weight);
+  EXPECT_NEAR(*weight, 1.0, 0.05);
+  // ... a backward one is discounted to 0 and the search still finds the
+  // optimum; with the fixed weight the statistic is absent.
+  BackwardModel backward;
+  std::unique_ptr<Strategy> learned =
+      makeBo(p.problem(&backward), 1, {{"prior-weight", "learned"}});
+  TuningResult withLearned = runTuningLoop(*learned, evaluator, {40, 0});
+  weight = learned->statistics().getNumber("prior_weight");
+  ASSERT_TRUE(weight);
+  EXPECT_LT(*weight, 0.1);
+  ASSERT_TRUE(withLearned.best);
+  EXPECT_DOUBLE_EQ(withLearned.best->value, optimum);
+  std::unique_ptr<Strategy> fixed = makeBo(p.problem(&backward), 1);
+  TuningResult withFixed = runTuningLoop(*fixed, evaluator, {40, 0});
+  EXPECT_FALSE(fixed->statistics().getNumber("prior_weight"));
+}
+
+TEST(BayesianOptimization, MixedInitialDesignTakesTheModelsPicks) {
+  Problem p;
+  // The space is small enough to be ranked whole: with an exact model the
+  // second initial config is the optimum, the fourth the runner-up.
+  std::vector<std::pair<double, Config>> ranked;
+  for (size_t i = 0, e = p.chain->count().getZExtValue(); i < e; ++i) {
+    Config config = p.chain->at(llvm::APInt(64, i));
+    ranked.push_back({Problem::speedup(config), config});
+  }
+  std::stable_sort(
+      ranked.begin(), ranked.end(),
+      [](const auto &a, const auto &b) { return a.first > b.first; });
+  PerfectModel model;
+  std::unique_ptr<Strategy> bo =
+      makeBo(p.problem(&model), 1, {{"initial-design", "mixed"}});
+  FunctionEvaluator evaluator;
+  TuningResult result = runTuningLoop(*bo, evaluator, {5, 0});
+  ASSERT_EQ(result.history.size(), 5u);
+  EXPECT_EQ(result.history[1].config, ranked[0].second);
+  EXPECT_EQ(result.history[3].config, ranked[1].second);
+  EXPECT_EQ(bo->statistics().getInteger("initial_model_picks"), 2);
+  // Without a model the design stays uniform.
+  std::unique_ptr<Strategy> plain =
+      makeBo(p.problem(), 1, {{"initial-design", "mixed"}});
+  runTuningLoop(*plain, evaluator, {5, 0});
+  EXPECT_EQ(plain->statistics().getInteger("initial_model_picks"), 0);
+}
+
+TEST(BayesianOptimization, TrustRegionStaysNearTheBest) {
+  // Model proposals that differ from the best config observed before them
+  // in more parameters than the trust region's radius at the time (2 of 4
+  // for plain BO): none with the region, some without it.
+  Problem p;
+  auto farProposals = [&](std::map<std::string, std::string> settings,
+                          size_t *restarts) {
+    std::unique_ptr<Strategy> bo = makeBo(p.problem(), 3, settings);
+    FunctionEvaluator evaluator;
+    std::optional<Config> best;
+    double bestValue = 0;
+    size_t far = 0;
+    for (size_t step = 0; step < 30; ++step) {
+      std::optional<int64_t> radius =
+          bo->statistics().getInteger("trust_region_radius");
+      std::vector<Config> next = bo->propose(1);
+      EXPECT_EQ(next.size(), 1u);
+      if (next.empty())
+        break;
+      std::optional<int64_t> after =
+          bo->statistics().getInteger("trust_region_radius");
+      std::vector<Observation> observed = evaluator.evaluate(next);
+      // A proposal that opened the region (nothing unseen was left in it)
+      // may go anywhere.
+      if (step >= 5 && best && radius == after) {
+        int64_t differ = 0;
+        for (size_t i = 0; i < p.space.size(); ++i)
+          differ += !(next[0][i] == (*best)[i]);
+        far += differ > radius.value_or(2) && radius.value_or(2) < 4;
+      }
+      if (observed[0].ok() && observed[0].value > bestValue) {
+        bestValue = observed[0].value;
+        best = observed[0].config;
+      }
+      bo->observe(observed);
+    }
+    if (restarts)
+      *restarts = size_t(
+          bo->statistics().getInteger("trust_region_restarts").value_or(0));
+    return far;
+  };
+  size_t restarts = 0;
+  EXPECT_GT(farProposals({}, nullptr), 0u);
+  EXPECT_EQ(farProposals({{"trust-region", "true"}}, &restarts), 0u);
+  // The failing region (unroll >= 6) keeps shrinking it to nothing, and
+  // each time it opens again.
+  EXPECT_GT(restarts, 0u);
+}
+
 TEST(BayesianOptimization, PortfoliosNarrowDown) {
   // Kernel Tuner's portfolios start with ei, poi and lcb and drop the
   // functions that keep repeating another's proposals (multi) or whose
@@ -519,8 +650,15 @@ TEST(BayesianOptimization, Settings) {
             "strategy 'bo' has no setting 'acqusition' (known: initial, "
             "acquisition, exploration, permutation-distance, "
             "feasibility-model, feasibility-threshold, model-prior, "
-            "candidates, local-search-starts, skip-threshold, discount, "
+            "initial-design, prior-weight, trust-region, candidates, "
+            "local-search-starts, skip-threshold, discount, "
             "required-improvement)");
+  EXPECT_EQ(error({{"initial-design", "sobol"}}),
+            "strategy 'bo': setting 'initial-design=sobol': expected uniform "
+            "or mixed");
+  EXPECT_EQ(error({{"prior-weight", "half"}}),
+            "strategy 'bo': setting 'prior-weight=half': expected fixed or "
+            "learned");
   EXPECT_EQ(error({{"acquisition", "ucb"}}),
             "strategy 'bo': setting 'acquisition=ucb': expected one of ei, "
             "poi, lcb, multi, advanced-multi");
