@@ -10,6 +10,7 @@
 #include <cmath>
 #include <functional>
 #include <set>
+#include <tuple>
 
 using namespace tuner;
 
@@ -541,22 +542,26 @@ TEST(BayesianOptimization, MixedInitialDesignTakesTheModelsPicks) {
   Problem p;
   // The space is small enough to be ranked whole: with an exact model the
   // second initial config is the optimum, the fourth the runner-up.
-  std::vector<std::pair<double, Config>> ranked;
+  // Ranked by speedup, ties in the chain's order (a plain sort with the
+  // index as tie-break: stable_sort's buffer is deprecated in libstdc++ 12).
+  std::vector<std::tuple<double, size_t, Config>> ranked;
   for (size_t i = 0, e = p.chain->count().getZExtValue(); i < e; ++i) {
     Config config = p.chain->at(llvm::APInt(64, i));
-    ranked.push_back({Problem::speedup(config), config});
+    ranked.push_back({Problem::speedup(config), i, config});
   }
-  std::stable_sort(
-      ranked.begin(), ranked.end(),
-      [](const auto &a, const auto &b) { return a.first > b.first; });
+  std::sort(ranked.begin(), ranked.end(), [](const auto &a, const auto &b) {
+    if (std::get<0>(a) != std::get<0>(b))
+      return std::get<0>(a) > std::get<0>(b);
+    return std::get<1>(a) < std::get<1>(b);
+  });
   PerfectModel model;
   std::unique_ptr<Strategy> bo =
       makeBo(p.problem(&model), 1, {{"initial-design", "mixed"}});
   FunctionEvaluator evaluator;
   TuningResult result = runTuningLoop(*bo, evaluator, {5, 0});
   ASSERT_EQ(result.history.size(), 5u);
-  EXPECT_EQ(result.history[1].config, ranked[0].second);
-  EXPECT_EQ(result.history[3].config, ranked[1].second);
+  EXPECT_EQ(result.history[1].config, std::get<2>(ranked[0]));
+  EXPECT_EQ(result.history[3].config, std::get<2>(ranked[1]));
   EXPECT_EQ(bo->statistics().getInteger("initial_model_picks"), 2);
   // Without a model the design stays uniform.
   std::unique_ptr<Strategy> plain =
