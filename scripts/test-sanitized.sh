@@ -11,13 +11,15 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/configure.sh build-asan -DTUNER_SANITIZE=ON
 # --quick: the unit tests of the libraries that read user input (Support,
-# Space, Database, Search); scripts/test.sh runs these.
+# Space, Database, Search, CostModel: knobs, spaces, databases, replay
+# tables, model files); scripts/test.sh runs these.
 if [ "${1:-}" = --quick ]; then
   shift
-  quick=(SupportTests SpaceTests DatabaseTests SearchTests)
+  quick=(SupportTests SpaceTests DatabaseTests SearchTests CostModelTests)
   ninja -C build-asan "${quick[@]}"
   suites=(build-asan/test/Unit/Support build-asan/test/Unit/Space
-          build-asan/test/Unit/Database build-asan/test/Unit/Search)
+          build-asan/test/Unit/Database build-asan/test/Unit/Search
+          build-asan/test/Unit/CostModel)
 else
   ninja -C build-asan
   suites=("$@")
