@@ -2,6 +2,7 @@
 
 #include "tuner/Search/Strategy.h"
 #include "tuner/Search/BayesianOptimization.h"
+#include "tuner/Search/Neighbourhood.h"
 #include "tuner/Search/Strategies.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -79,6 +80,18 @@ ExecutionOptions executionOptions(const SearchProblem &problem,
   execution.hash = problem.hash;
   execution.stratum = problem.stratum;
   execution.represent = problem.represent;
+  // A seed the space's constraints reject becomes its nearest feasible
+  // config (the fewest other parameters changed).
+  if (!problem.seeds.empty() && problem.chain) {
+    Neighbourhood neighbourhood(*problem.chain);
+    for (const Config &seed : problem.seeds) {
+      if (seed.size() != problem.chain->getSpace().size())
+        continue;
+      std::vector<Config> repaired = neighbourhood.repairs(seed, {});
+      if (!repaired.empty())
+        execution.seeds.push_back(std::move(repaired.front()));
+    }
+  }
   return execution;
 }
 
