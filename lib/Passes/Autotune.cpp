@@ -16,6 +16,7 @@
 #include "tuner/Passes/Passes.h"
 #include "tuner/Schedule/ApplySchedule.h"
 #include "tuner/Schedule/TransformExtension.h"
+#include "tuner/Space/AnalyticConfigs.h"
 #include "tuner/Space/ChainOfTrees.h"
 #include "tuner/Support/Format.h"
 #include "tuner/Tuning/FunctionTuning.h"
@@ -88,6 +89,8 @@ private:
   }
 
   std::map<std::string, std::string> strategySettings;
+  /// The target the spaces are built for (the analytic seeds' too).
+  std::optional<Target> spaceTarget;
   FailureOr<std::optional<db::Database>> openDatabase();
   LogicalResult writeSchedule(llvm::StringRef path, llvm::StringRef script);
   /// Analysis, dead work and the space of `func`, before anything is
@@ -320,6 +323,9 @@ void TunerAutotunePass::tune(ModuleOp module, TunableFunction &tunable,
   options.database = database;
   // Records are keyed by the function as it is in the user's module.
   options.workloadOf = func;
+  if (seeds > 0 && spaceTarget)
+    options.seeds =
+        analyticConfigs(tunable.tree, tunable.space, *spaceTarget, seeds);
   bool interactive = llvm::errs().is_displayed();
   if (interactive)
     options.progress = [name = outcome.name](const TuningResult &result) {
@@ -600,6 +606,7 @@ void TunerAutotunePass::runOnOperation() {
   FailureOr<Target> hostTarget = resolveTarget(module, target);
   if (failed(hostTarget))
     return signalPassFailure();
+  spaceTarget = *hostTarget;
   size_t candidates = selection->functions.size();
   if (!spaceFile.empty() && candidates > 1) {
     mlir::emitError(selection->functions.front().getLoc())

@@ -33,6 +33,15 @@ ExecutionStep::ExecutionStep(unsigned topK, ModelCorrection correction,
   }
 }
 
+void ExecutionStep::setSeeds(std::vector<Config> configs) {
+  seeds.clear();
+  seedHashes.clear();
+  seedsProposed = 0;
+  for (Config &config : configs)
+    if (seedHashes.insert(hash(config)).second)
+      seeds.push_back(std::move(config));
+}
+
 void ExecutionStep::setCandidates(
     std::vector<std::pair<Config, double>> predicted) {
   pending.clear();
@@ -40,7 +49,12 @@ void ExecutionStep::setCandidates(
   for (auto &[config, prediction] : predicted) {
     if (!(prediction > 0) || !std::isfinite(prediction))
       continue;
-    if (!predictedByHash.emplace(hash(config), prediction).second)
+    uint64_t key = hash(config);
+    if (!predictedByHash.emplace(key, prediction).second)
+      continue;
+    // Measured as a seed (its prediction still says how wrong the model
+    // was there).
+    if (seedHashes.count(key))
       continue;
     pending.emplace_back(std::move(config), prediction);
   }
@@ -219,6 +233,9 @@ double ExecutionStep::uncertainty(const Config &config) const {
 
 std::vector<Config> ExecutionStep::propose(size_t count) {
   std::vector<Config> result;
+  while (result.size() < count && seedsProposed < seeds.size())
+    result.push_back(seeds[seedsProposed++]);
+  count -= result.size();
   if (correction != ModelCorrection::None && !measured.empty()) {
     // Re-rank what is left by the corrected predictions (stable: the
     // model's order on ties).

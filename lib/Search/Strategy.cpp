@@ -2,6 +2,7 @@
 
 #include "tuner/Search/Strategy.h"
 #include "tuner/Search/BayesianOptimization.h"
+#include "tuner/Search/Neighbourhood.h"
 #include "tuner/Search/Strategies.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -79,6 +80,27 @@ ExecutionOptions executionOptions(const SearchProblem &problem,
   execution.hash = problem.hash;
   execution.stratum = problem.stratum;
   execution.represent = problem.represent;
+  // A seed the space's constraints reject becomes its nearest feasible
+  // config: the fewest other parameters changed, keeping the ones it sets
+  // away from their defaults (its decisions) where that is possible.
+  if (!problem.seeds.empty() && problem.chain) {
+    const Space &space = problem.chain->getSpace();
+    Config defaults = space.defaultConfig();
+    Neighbourhood neighbourhood(*problem.chain);
+    for (const Config &seed : problem.seeds) {
+      if (seed.size() != space.size())
+        continue;
+      std::vector<size_t> decisions;
+      for (size_t i = 0; i < seed.size(); ++i)
+        if (seed[i] != defaults[i])
+          decisions.push_back(i);
+      std::vector<Config> repaired = neighbourhood.repairs(seed, decisions);
+      if (repaired.empty())
+        repaired = neighbourhood.repairs(seed, {});
+      if (!repaired.empty())
+        execution.seeds.push_back(std::move(repaired.front()));
+    }
+  }
   return execution;
 }
 

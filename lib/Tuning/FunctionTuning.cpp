@@ -20,6 +20,7 @@ FunctionTuning::create(mlir::ModuleOp module, mlir::func::FuncOp func,
   if (!search)
     return search.takeError();
   tuning->search = std::move(*search);
+  tuning->search->setSeeds(std::move(options.seeds));
   if (!options.strategyOptions.budget)
     options.strategyOptions.budget = options.budget.evaluations;
   llvm::Expected<std::unique_ptr<Strategy>> strategy =

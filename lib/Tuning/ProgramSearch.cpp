@@ -71,6 +71,7 @@ SearchProblem ProgramSearch::problem() const {
   problem.chain = &chain;
   problem.tree = decisions ? &*decisions : nullptr;
   problem.model = model.get();
+  problem.seeds = seeds;
   // Configs that mean the same schedule are scored and measured once.
   PlanCache *cache = plans.get();
   // Parameters the model has no features for split the candidates into

@@ -214,6 +214,10 @@ def TunerAutotune : Pass<"tuner-autotune", "mlir::ModuleOp"> {
            "model's errors on similar measured schedules), adapt (the model "
            "adapted to the function: offset, scale and last layer refitted) "
            "or adapt+gp">,
+    Option<"seeds", "seeds", "unsigned", /*default=*/"2",
+           "Analytic schedules (micro-kernels sized from the target's "
+           "registers and caches, for contractions) that beam and mcts "
+           "measure first, beside their top k (0: none)">,
     Option<"diverseTopK", "diverse-top-k", "bool", /*default=*/"false",
            "Measure, of the schedules beam and mcts rank best, only ones at "
            "least one structural decision (or a factor of 16 in tile sizes "

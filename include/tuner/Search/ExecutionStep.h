@@ -50,6 +50,15 @@
 // factors. When fewer than k schedules are that far apart, the best of the
 // rest fill the k.
 //
+// Seeds act on what the model misjudges. A few schedules derived from the
+// target rather than searched (analytic micro-kernels, see
+// tuner/Space/AnalyticConfigs.h) are measured first, beside the top k and
+// not counted in it: a program whose schedules the model ranks poorly (a
+// prime size, say) still gets the schedule its shape calls for, and the
+// result is never worse than that default. A model candidate that is a
+// seed's schedule is measured once, as the seed, and the top k takes the
+// next candidate in its place.
+//
 // Strata act on what the model cannot see. When the space has parameters
 // the model has no features for (skewing, today), schedules that differ
 // only in them get the same kind of prediction whatever they do, and the
@@ -68,6 +77,7 @@
 #include "tuner/Search/Strategies.h"
 
 #include <unordered_map>
+#include <unordered_set>
 
 namespace tuner {
 
@@ -92,12 +102,18 @@ public:
     this->stratum = std::move(stratum);
   }
 
+  /// Schedules proposed first, in order, beside the `topK` (repeats by the
+  /// schedule hash dropped); call before setCandidates, which drops the
+  /// candidates that are seeds.
+  void setSeeds(std::vector<Config> seeds);
+
   /// The model's predicted speedups of the schedules it scored; schedules
   /// with a non-positive prediction (failures) and repeats are dropped.
   void setCandidates(std::vector<std::pair<Config, double>> predicted);
 
-  /// Up to `count` schedules never proposed, best (corrected) prediction
-  /// first, until `topK` have been proposed.
+  /// Up to `count` schedules never proposed: the seeds not yet proposed,
+  /// then the best (corrected) predictions until `topK` of them have been
+  /// proposed.
   std::vector<Config> propose(size_t count);
 
   /// With a correction, records the measured speedups (failed candidates
@@ -202,6 +218,10 @@ private:
   std::string whyNoRepresentation;
   /// The best speedup measured in each stratum (0: only failures).
   std::unordered_map<uint64_t, double> stratumBest;
+  /// The seeds, and how many of them have been proposed.
+  std::vector<Config> seeds;
+  size_t seedsProposed = 0;
+  std::unordered_set<uint64_t> seedHashes;
   /// Candidates in the model's order (best first), not yet proposed.
   std::vector<std::pair<Config, double>> pending;
   std::unordered_map<uint64_t, double> predictedByHash;
@@ -227,6 +247,7 @@ protected:
                   options.hash) {
     execution.setStrata(options.stratum);
     execution.setRepresentation(options.represent);
+    execution.setSeeds(options.seeds);
   }
   /// The whole search against the model: every schedule scored, with its
   /// predicted speedup (the untransformed program left out).

@@ -38,6 +38,9 @@ struct ExecutionOptions {
   std::function<uint64_t(const Config &)> stratum;
   /// See SearchProblem::represent.
   ScheduleRepresentation represent;
+  /// Measured first, beside the top k (feasible configs; see
+  /// ExecutionStep::setSeeds).
+  std::vector<Config> seeds;
 };
 
 /// The execution options apply to beam search with a model; beam search by

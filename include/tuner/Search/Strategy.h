@@ -150,6 +150,11 @@ struct SearchProblem {
   /// ScheduleRepresentation. Null: the execution step adapts only the
   /// offset and scale of the model's predictions.
   ScheduleRepresentation represent;
+  /// Schedules derived from the target rather than searched (e.g.
+  /// analyticConfigs): the model-guided strategies measure them first,
+  /// beside their top k (see ExecutionStep). Each is mapped to the nearest
+  /// feasible config of the space (Neighbourhood::repairs) or dropped.
+  std::vector<Config> seeds;
 };
 
 /// The knobs of the built-in strategies (each reads the ones it has).

@@ -48,6 +48,9 @@ struct FunctionTuningOptions {
   /// the function tuned). A function measured in a copy of its module
   /// names it by the original, whose printed IR (and so hash) may differ.
   mlir::func::FuncOp workloadOf;
+  /// Schedules the model-guided strategies measure beside their top k
+  /// (SearchProblem::seeds; e.g. analyticConfigs of the function).
+  std::vector<Config> seeds;
 };
 
 class FunctionTuning {

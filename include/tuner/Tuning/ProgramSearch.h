@@ -51,6 +51,10 @@ public:
   /// each computed once.
   PlanCache &getPlans() const { return *plans; }
 
+  /// Schedules the model-guided strategies measure first, beside their top
+  /// k (SearchProblem::seeds), e.g. analyticConfigs of the program.
+  void setSeeds(std::vector<Config> configs) { seeds = std::move(configs); }
+
   /// The problem to hand to createStrategy.
   SearchProblem problem() const;
   /// createStrategy(getStrategy(), problem(), options).
@@ -70,6 +74,7 @@ private:
   std::unique_ptr<ModelEvaluator> model;
   std::string strategy;
   std::string fallbackReason;
+  std::vector<Config> seeds;
 };
 
 } // namespace tuner

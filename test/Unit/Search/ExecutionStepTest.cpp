@@ -62,6 +62,29 @@ TEST(ExecutionStep, ProposesTheModelsBestFirstUpToK) {
   EXPECT_TRUE(step.propose(2).empty());
 }
 
+TEST(ExecutionStep, SeedsComeFirstBesideTheTopK) {
+  ExecutionStep step(2, ModelCorrection::None, /*diverse=*/false, nullptr);
+  // The second seed repeats the first; the third is a model candidate too.
+  step.setSeeds({config(64, 32, true), config(64, 32, true),
+                 config(16, 8, false)});
+  step.setCandidates({{config(8, 8, false), 2.0},
+                      {config(16, 8, false), 5.0},
+                      {config(64, 8, false), 3.0}});
+  std::vector<Config> first = step.propose(1);
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_EQ(first[0], config(64, 32, true));
+  // The last seed, then the model's best that is no seed.
+  std::vector<Config> second = step.propose(2);
+  ASSERT_EQ(second.size(), 2u);
+  EXPECT_EQ(second[0], config(16, 8, false));
+  EXPECT_EQ(second[1], config(64, 8, false));
+  // The seeds do not count in k = 2: one more model pick, then nothing.
+  std::vector<Config> third = step.propose(4);
+  ASSERT_EQ(third.size(), 1u);
+  EXPECT_EQ(third[0], config(8, 8, false));
+  EXPECT_TRUE(step.propose(4).empty());
+}
+
 TEST(ExecutionStep, DiversityMeasuresDifferentGuesses) {
   // The model's best four are one schedule with four tile sizes (flag set);
   // the first schedule without the flag is its fifth.

@@ -378,6 +378,62 @@ TEST(Search, MonteCarloFindsAGoodScheduleAndIsReproducible) {
   EXPECT_EQ(run(5).second, hashes);
 }
 
+TEST(Search, SeedsTheModelMisjudgesAreMeasuredAndWin) {
+  Space space = matmulSpace();
+  llvm::Expected<ChainOfTrees> chain = ChainOfTrees::build(space);
+  ASSERT_TRUE(bool(chain));
+  llvm::Expected<DecisionTree> tree = DecisionTree::build(space);
+  ASSERT_TRUE(bool(tree));
+  // The model believes vectorizing is worthless (it never saw it); the
+  // machine runs vectorized schedules 3x faster.
+  FunctionEvaluator model([&](const Config &c) {
+    return trueSpeedup(space, c) /
+           (get(space, c, "matmul_0.vectorize") ? 6 : 1);
+  });
+  FunctionEvaluator measure(
+      [&](const Config &c) { return trueSpeedup(space, c); });
+  auto set = [&](Config &c, const char *name, ParamValue value) {
+    c[*space.indexOf(name)] = std::move(value);
+  };
+  // The best schedule, and one the constraints reject (a 64x64 vectorized
+  // register tile), which the search maps to a feasible neighbour.
+  Config best = space.defaultConfig();
+  set(best, "matmul_0.tile.l0", ParamValue::integer(16));
+  set(best, "matmul_0.tile.l1", ParamValue::integer(16));
+  set(best, "matmul_0.rtile.l0", ParamValue::integer(4));
+  set(best, "matmul_0.rtile.l1", ParamValue::integer(16));
+  set(best, "matmul_0.vectorize", ParamValue::boolean(true));
+  set(best, "matmul_0.parallel", ParamValue::boolean(true));
+  ASSERT_TRUE(chain->contains(best));
+  Config infeasible = space.defaultConfig();
+  set(infeasible, "matmul_0.vectorize", ParamValue::boolean(true));
+  ASSERT_FALSE(chain->contains(infeasible));
+
+  SearchProblem problem;
+  problem.chain = &*chain;
+  problem.tree = &*tree;
+  problem.model = &model;
+  problem.seeds = {infeasible, best};
+  StrategyOptions options;
+  options.topK = 3;
+  for (const char *name : {"beam", "mcts"}) {
+    measure.seen.clear();
+    model.seen.clear();
+    llvm::Expected<std::unique_ptr<Strategy>> strategy =
+        createStrategy(name, problem, options);
+    ASSERT_TRUE(bool(strategy)) << llvm::toString(strategy.takeError());
+    TuningResult result = runTuningLoop(**strategy, measure, {100, 0}, 2);
+    // Two seeds beside the top 3, the seeds first.
+    ASSERT_EQ(result.history.size(), 5u) << name;
+    EXPECT_TRUE(chain->contains(result.history[0].config)) << name;
+    EXPECT_TRUE(get(space, result.history[0].config, "matmul_0.vectorize"))
+        << name << ": the repair keeps what it need not change";
+    EXPECT_EQ(result.history[1].config, best) << name;
+    ASSERT_TRUE(result.best.has_value());
+    EXPECT_DOUBLE_EQ(result.best->value, 31.5) << name;
+  }
+}
+
 TEST(Search, TheRegistryBuildsEveryStrategyAndSaysWhatIsMissing) {
   Space space = matmulSpace();
   llvm::Expected<ChainOfTrees> chain = ChainOfTrees::build(space);
