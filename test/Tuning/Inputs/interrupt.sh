@@ -4,8 +4,14 @@
 # DIR/pid, sends SIGNAL to TOOL once that file exists, and checks that the
 # sleep is gone within 10 s. Prints the tool's exit status (128 + the
 # signal when the signal ended it), then "orphan killed" or "orphan left".
+# The tool starts with the signals' default actions: a test suite run under
+# nohup ignores SIGHUP, and an ignored signal stays ignored (by design) in
+# the tool, which a shell cannot undo.
 dir=$1; signal=$2; shift 2
-"$@" > "$dir/out" 2>&1 &
+python3 -c 'import os, signal, sys
+for s in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT):
+    signal.signal(s, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' "$@" > "$dir/out" 2>&1 &
 tool=$!
 i=0
 while [ ! -s "$dir/pid" ]; do
