@@ -352,6 +352,21 @@ private:
     return value;
   }
 
+  /// The `num_feature` parameter of `params`, which must be the flat
+  /// layout's width; `reader` says whose it is ("booster", "tree").
+  llvm::Error featureCount(const json::Object &params, llvm::StringRef path,
+                           llvm::StringRef reader) const {
+    llvm::Expected<int64_t> features =
+        integerParam(params, "num_feature", path, 0, INT32_MAX);
+    if (!features)
+      return features.takeError();
+    if (*features != numFeatures)
+      return error(llvm::formatv("{0}.num_feature: the {1} reads {2} "
+                                 "features but the flat layout has {3}",
+                                 path, reader, *features, numFeatures));
+    return llvm::Error::success();
+  }
+
   /// A parameter XGBoost stores as a decimal number in a string ("0E0",
   /// "1", "0.5"); finite, of magnitude at most `most`.
   llvm::Error numberParam(const json::Object &object, llvm::StringRef key,
@@ -522,15 +537,7 @@ llvm::Error Checker::checkLearnerParams(const json::Value &value) {
     return err;
   if (llvm::Error err = exactly(**params, "num_target", path, "1"))
     return err;
-  llvm::Expected<int64_t> features =
-      integerParam(**params, "num_feature", path, 0, INT32_MAX);
-  if (!features)
-    return features.takeError();
-  if (*features != numFeatures)
-    return error(llvm::formatv("{0}.num_feature: the booster reads {1} "
-                               "features but the flat layout has {2}",
-                               path, *features, numFeatures));
-  return llvm::Error::success();
+  return featureCount(**params, path, "booster");
 }
 
 llvm::Error Checker::checkObjective(const json::Value &value) {
@@ -599,14 +606,8 @@ llvm::Error Checker::checkTree(const json::Value &value, unsigned index) {
     return err;
   if (llvm::Error err = exactly(**params, "size_leaf_vector", paramPath, "0"))
     return err;
-  llvm::Expected<int64_t> treeFeatures =
-      integerParam(**params, "num_feature", paramPath, 0, INT32_MAX);
-  if (!treeFeatures)
-    return treeFeatures.takeError();
-  if (*treeFeatures != numFeatures)
-    return error(llvm::formatv("{0}.num_feature: the tree reads {1} features "
-                               "but the flat layout has {2}",
-                               paramPath, *treeFeatures, numFeatures));
+  if (llvm::Error err = featureCount(**params, paramPath, "tree"))
+    return err;
   llvm::Expected<int64_t> numNodes =
       integerParam(**params, "num_nodes", paramPath, 1, kMaxNodes);
   if (!numNodes)

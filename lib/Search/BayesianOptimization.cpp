@@ -144,6 +144,16 @@ llvm::Expected<double> readNumber(llvm::StringRef key, llvm::StringRef value,
   return result;
 }
 
+/// A setting with two named values: true for `yes`, false for `no`.
+llvm::Expected<bool> readChoice(llvm::StringRef key, llvm::StringRef value,
+                                llvm::StringRef yes, llvm::StringRef no) {
+  if (value == yes)
+    return true;
+  if (value == no)
+    return false;
+  return badValue(key, value, (no + " or " + yes).str());
+}
+
 llvm::Expected<bool> readBool(llvm::StringRef key, llvm::StringRef value) {
   if (value == "true" || value == "1")
     return true;
@@ -203,19 +213,11 @@ tuner::parseBayesianOptions(const StrategyOptions &strategyOptions) {
     } else if (key == "model-prior") {
       error = assign(options.modelPrior, readBool(key, value));
     } else if (key == "initial-design") {
-      if (value == "mixed")
-        options.mixedInitialDesign = true;
-      else if (value == "uniform")
-        options.mixedInitialDesign = false;
-      else
-        error = badValue(key, value, "uniform or mixed");
+      error = assign(options.mixedInitialDesign,
+                     readChoice(key, value, "mixed", "uniform"));
     } else if (key == "prior-weight") {
-      if (value == "learned")
-        options.learnPriorWeight = true;
-      else if (value == "fixed")
-        options.learnPriorWeight = false;
-      else
-        error = badValue(key, value, "fixed or learned");
+      error = assign(options.learnPriorWeight,
+                     readChoice(key, value, "learned", "fixed"));
     } else if (key == "trust-region") {
       error = assign(options.trustRegion, readBool(key, value));
     } else if (key == "candidates") {
