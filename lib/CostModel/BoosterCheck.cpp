@@ -623,10 +623,9 @@ llvm::Error Checker::checkTree(const json::Value &value, unsigned index) {
                    "categorical splits)");
   }
 
-  // The per-node arrays, as integers or as floats.
-  auto integers = [&](llvm::StringRef key, int64_t least, int64_t most,
-                      std::vector<int64_t> &out,
-                      llvm::StringRef why = "") -> llvm::Error {
+  // The per-node arrays, as integers or as floats: one entry per node.
+  auto nodeArray =
+      [&](llvm::StringRef key) -> llvm::Expected<const json::Array *> {
     const json::Array *values = tree.getArray(key);
     if (!values)
       return error(path + ": " + key + " is not an array");
@@ -634,8 +633,16 @@ llvm::Error Checker::checkTree(const json::Value &value, unsigned index) {
       return error(llvm::formatv("{0}: {1} has {2} entries but the tree has "
                                  "{3} nodes",
                                  path, key, values->size(), n));
+    return values;
+  };
+  auto integers = [&](llvm::StringRef key, int64_t least, int64_t most,
+                      std::vector<int64_t> &out,
+                      llvm::StringRef why = "") -> llvm::Error {
+    llvm::Expected<const json::Array *> values = nodeArray(key);
+    if (!values)
+      return values.takeError();
     out.resize(n);
-    for (auto [i, entry] : llvm::enumerate(*values)) {
+    for (auto [i, entry] : llvm::enumerate(**values)) {
       std::optional<int64_t> integer = entry.getAsInteger();
       if (!integer || *integer < least || *integer > most)
         return error(llvm::formatv("{0}, node {1}: {2} is not an integer in "
@@ -647,15 +654,11 @@ llvm::Error Checker::checkTree(const json::Value &value, unsigned index) {
   };
   auto floats = [&](llvm::StringRef key,
                     std::vector<double> &out) -> llvm::Error {
-    const json::Array *values = tree.getArray(key);
+    llvm::Expected<const json::Array *> values = nodeArray(key);
     if (!values)
-      return error(path + ": " + key + " is not an array");
-    if (values->size() != n)
-      return error(llvm::formatv("{0}: {1} has {2} entries but the tree has "
-                                 "{3} nodes",
-                                 path, key, values->size(), n));
+      return values.takeError();
     out.resize(n);
-    for (auto [i, entry] : llvm::enumerate(*values)) {
+    for (auto [i, entry] : llvm::enumerate(**values)) {
       std::optional<double> number = entry.getAsNumber();
       // XGBoost reads them as floats.
       if (!number || !std::isfinite(float(*number)))
