@@ -643,24 +643,27 @@ private:
     return config;
   }
 
+  /// `options.candidates` uniform samples of the space (fewer if sampling
+  /// fails).
+  std::vector<Config> uniformPool() {
+    std::vector<Config> pool;
+    for (unsigned i = 0; i < options.candidates; ++i) {
+      llvm::Expected<Config> config = chain.sample(rng);
+      if (!config) {
+        llvm::consumeError(config.takeError());
+        break;
+      }
+      pool.push_back(std::move(*config));
+    }
+    return pool;
+  }
+
   /// The unseen config the cost model ranks best among `candidates`
   /// uniform samples (drawn and ranked once).
   std::optional<Config> modelPick() {
     if (!modelRanking) {
       modelRanking.emplace();
-      std::vector<Config> pool;
-      if (wholeSpace) {
-        pool = *wholeSpace;
-      } else {
-        for (unsigned i = 0; i < options.candidates; ++i) {
-          llvm::Expected<Config> config = chain.sample(rng);
-          if (!config) {
-            llvm::consumeError(config.takeError());
-            break;
-          }
-          pool.push_back(std::move(*config));
-        }
-      }
+      std::vector<Config> pool = wholeSpace ? *wholeSpace : uniformPool();
       std::vector<double> priors = priorsOf(pool);
       std::vector<size_t> order(pool.size());
       std::iota(order.begin(), order.end(), 0);
@@ -942,15 +945,7 @@ private:
           unseen.push_back((*wholeSpace)[i]);
       score(unseen);
     } else {
-      std::vector<Config> pool;
-      for (unsigned i = 0; i < options.candidates; ++i) {
-        llvm::Expected<Config> config = chain.sample(rng);
-        if (!config) {
-          llvm::consumeError(config.takeError());
-          break;
-        }
-        pool.push_back(std::move(*config));
-      }
+      std::vector<Config> pool = uniformPool();
       // Inside a trust region uniform samples rarely fall: half as many
       // again are mutations of its center, each parameter moved with
       // probability radius / parameters.
