@@ -93,6 +93,9 @@ bool Target::hasFeature(llvm::StringRef feature) const {
 }
 
 std::string Target::fingerprint() const {
+  if (isGpu())
+    return "gpu:" + gpu.chip() + ":" + gpu.name + ":" +
+           std::to_string(gpu.smCount) + "sm";
   // Only the features that change generated code for loops matter; keeping
   // the list short makes fingerprints readable in the database.
   static const char *const relevant[] = {
@@ -110,7 +113,7 @@ llvm::json::Value Target::toJSON() const {
   llvm::json::Array featureArray;
   for (const std::string &feature : features)
     featureArray.push_back(feature);
-  return Object{{"kind", kind},
+  Object object{{"kind", kind},
                 {"cpu", cpu},
                 {"triple", triple},
                 {"features", std::move(featureArray)},
@@ -120,6 +123,84 @@ llvm::json::Value Target::toJSON() const {
                 {"l1d_bytes", int64_t(l1dBytes)},
                 {"l2_bytes", int64_t(l2Bytes)},
                 {"l3_bytes", int64_t(l3Bytes)}};
+  if (isGpu())
+    object["gpu"] = gpu.toJSON();
+  return object;
+}
+
+llvm::json::Value GpuTarget::toJSON() const {
+  return Object{{"name", name},
+                {"compute_capability",
+                 std::to_string(computeMajor) + "." +
+                     std::to_string(computeMinor)},
+                {"ptx_features", ptxFeatures},
+                {"sm_count", int64_t(smCount)},
+                {"shared_memory_per_block", int64_t(sharedMemoryPerBlock)},
+                {"shared_memory_per_sm", int64_t(sharedMemoryPerSM)},
+                {"registers_per_thread", int64_t(registersPerThread)},
+                {"registers_per_block", int64_t(registersPerBlock)},
+                {"max_threads_per_block", int64_t(maxThreadsPerBlock)},
+                {"warp_size", int64_t(warpSize)},
+                {"l2_bytes", int64_t(l2Bytes)}};
+}
+
+llvm::Expected<GpuTarget> GpuTarget::fromJSON(const llvm::json::Value &json) {
+  const Object *object = json.getAsObject();
+  if (!object)
+    return llvm::createStringError(
+        "target description: 'gpu' must be an object");
+  GpuTarget target;
+  auto getString = [&](llvm::StringRef key, std::string &out) -> llvm::Error {
+    std::optional<llvm::StringRef> value = object->getString(key);
+    if (!value)
+      return llvm::createStringError(
+          "target description: missing or non-string field 'gpu." + key + "'");
+    out = value->str();
+    return llvm::Error::success();
+  };
+  auto getPositive = [&](llvm::StringRef key, auto &out) -> llvm::Error {
+    std::optional<int64_t> value = object->getInteger(key);
+    if (!value || *value <= 0)
+      return llvm::createStringError("target description: field 'gpu." + key +
+                                     "' must be a positive integer");
+    out = static_cast<std::remove_reference_t<decltype(out)>>(*value);
+    return llvm::Error::success();
+  };
+  if (auto err = getString("name", target.name))
+    return std::move(err);
+  std::string capability;
+  if (auto err = getString("compute_capability", capability))
+    return std::move(err);
+  auto [major, minor] = llvm::StringRef(capability).split('.');
+  if (major.getAsInteger(10, target.computeMajor) ||
+      minor.getAsInteger(10, target.computeMinor) || target.computeMajor == 0 ||
+      target.computeMinor > 9)
+    return llvm::createStringError(
+        "target description: 'gpu.compute_capability' must read like \"9.0\", "
+        "not \"" + capability + "\"");
+  if (auto err = getString("ptx_features", target.ptxFeatures))
+    return std::move(err);
+  for (auto [key, field] : {std::pair<const char *, unsigned *>{
+                                "sm_count", &target.smCount},
+                            {"registers_per_thread", &target.registersPerThread},
+                            {"registers_per_block", &target.registersPerBlock},
+                            {"max_threads_per_block",
+                             &target.maxThreadsPerBlock},
+                            {"warp_size", &target.warpSize}})
+    if (auto err = getPositive(key, *field))
+      return std::move(err);
+  for (auto [key, field] :
+       {std::pair<const char *, uint64_t *>{"shared_memory_per_block",
+                                            &target.sharedMemoryPerBlock},
+        {"shared_memory_per_sm", &target.sharedMemoryPerSM},
+        {"l2_bytes", &target.l2Bytes}})
+    if (auto err = getPositive(key, *field))
+      return std::move(err);
+  if (target.maxThreadsPerBlock % target.warpSize != 0)
+    return llvm::createStringError(
+        "target description: 'gpu.max_threads_per_block' must be a multiple "
+        "of 'gpu.warp_size'");
+  return target;
 }
 
 llvm::Expected<Target> Target::fromJSON(const llvm::json::Value &json) {
@@ -146,9 +227,10 @@ llvm::Expected<Target> Target::fromJSON(const llvm::json::Value &json) {
   };
   if (auto err = getString("kind", target.kind))
     return std::move(err);
-  if (target.kind != "cpu")
+  if (target.kind != "cpu" && target.kind != "gpu")
     return llvm::createStringError("target description: kind '" +
-                                   target.kind + "' is not supported (cpu)");
+                                   target.kind +
+                                   "' is not supported (cpu, gpu)");
   if (auto err = getString("cpu", target.cpu))
     return std::move(err);
   if (auto err = getString("triple", target.triple))
@@ -180,6 +262,16 @@ llvm::Expected<Target> Target::fromJSON(const llvm::json::Value &json) {
   if (target.vectorBits % 8 != 0)
     return llvm::createStringError(
         "target description: 'vector_bits' must be a multiple of 8");
+  if (target.isGpu()) {
+    const llvm::json::Value *gpu = object->get("gpu");
+    if (!gpu)
+      return llvm::createStringError(
+          "target description: kind 'gpu' needs a 'gpu' object");
+    llvm::Expected<GpuTarget> facts = GpuTarget::fromJSON(*gpu);
+    if (!facts)
+      return facts.takeError();
+    target.gpu = std::move(*facts);
+  }
   return target;
 }
 

@@ -18,8 +18,34 @@
 
 namespace tuner {
 
+/// Facts about an NVIDIA GPU that schedules and their constraints depend on
+/// (the `gpu` part of a target of kind "gpu"). Read from the device by the
+/// project's CUDA runtime or from a JSON file.
+struct GpuTarget {
+  std::string name;               ///< Device name, e.g. "NVIDIA H100 80GB HBM3".
+  unsigned computeMajor = 9;      ///< Compute capability, major.
+  unsigned computeMinor = 0;      ///< Compute capability, minor.
+  std::string ptxFeatures = "+ptx80"; ///< NVVM target features for the chip.
+  unsigned smCount = 132;             ///< Streaming multiprocessors.
+  uint64_t sharedMemoryPerBlock = 48 * 1024; ///< Static shared memory limit.
+  uint64_t sharedMemoryPerSM = 228 * 1024;
+  unsigned registersPerThread = 255;
+  unsigned registersPerBlock = 64 * 1024;
+  unsigned maxThreadsPerBlock = 1024;
+  unsigned warpSize = 32;
+  uint64_t l2Bytes = 50 * 1024 * 1024;
+
+  /// The NVVM chip name, e.g. "sm_90".
+  std::string chip() const {
+    return "sm_" + std::to_string(computeMajor) + std::to_string(computeMinor);
+  }
+  llvm::json::Value toJSON() const;
+  /// Reads what toJSON writes; errors name the field.
+  static llvm::Expected<GpuTarget> fromJSON(const llvm::json::Value &json);
+};
+
 struct Target {
-  std::string kind = "cpu";  ///< "cpu" (GPU targets come later).
+  std::string kind = "cpu";  ///< "cpu" or "gpu" (then `gpu` holds the facts).
   std::string cpu;           ///< LLVM CPU name, e.g. "skylake-avx512".
   std::string triple;        ///< e.g. "x86_64-unknown-linux-gnu".
   std::vector<std::string> features; ///< Enabled LLVM features, sorted.
@@ -29,6 +55,11 @@ struct Target {
   uint64_t l1dBytes = 32 * 1024;
   uint64_t l2Bytes = 1024 * 1024;
   uint64_t l3Bytes = 8 * 1024 * 1024;
+  /// For kind "gpu": the device. The CPU fields then describe the host that
+  /// compiles and launches.
+  GpuTarget gpu;
+
+  bool isGpu() const { return kind == "gpu"; }
 
   /// The machine this process runs on (LLVM host queries and
   /// /sys/devices/system/cpu for caches).
