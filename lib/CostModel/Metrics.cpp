@@ -1,6 +1,7 @@
 //===- Metrics.cpp - Accuracy of predicted speedups -----------------------===//
 
 #include "tuner/CostModel/Metrics.h"
+#include "tuner/Support/StableSort.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -149,8 +150,10 @@ Evaluation Evaluation::of(std::vector<PredictionRow> rows) {
     std::vector<size_t> order(m.size());
     for (size_t i = 0; i < order.size(); ++i)
       order[i] = i;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t a, size_t b) { return p[a] > p[b]; });
+    const std::vector<double> &ofProgram = p;
+    stableSort(order, [&](size_t a, size_t b) {
+      return ofProgram[a] > ofProgram[b];
+    });
     double best = *std::max_element(m.begin(), m.end());
     // The best measured of the model's first k choices, over the best.
     const std::vector<double> &measuredOfProgram = m;

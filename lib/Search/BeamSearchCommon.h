@@ -4,6 +4,7 @@
 #define TUNER_LIB_SEARCH_BEAMSEARCHCOMMON_H
 
 #include "tuner/Search/Strategies.h"
+#include "tuner/Support/StableSort.h"
 
 #include <algorithm>
 #include <limits>
@@ -26,10 +27,8 @@ inline double scoreOf(const Observation &observation) {
 
 /// Keeps the `width` best of `pool`, stably (earlier first on ties).
 inline void keepBest(std::vector<Scored> &pool, unsigned width) {
-  std::stable_sort(pool.begin(), pool.end(), [](const Scored &a,
-                                                const Scored &b) {
-    return a.score > b.score;
-  });
+  stableSort(pool,
+             [](const Scored &a, const Scored &b) { return a.score > b.score; });
   if (pool.size() > width)
     pool.resize(width);
 }

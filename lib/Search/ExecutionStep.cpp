@@ -1,6 +1,7 @@
 //===- ExecutionStep.cpp - Measuring the model's best schedules -----------===//
 
 #include "tuner/Search/ExecutionStep.h"
+#include "tuner/Support/StableSort.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -58,8 +59,8 @@ void ExecutionStep::setCandidates(
       continue;
     pending.emplace_back(std::move(config), prediction);
   }
-  std::stable_sort(pending.begin(), pending.end(),
-                   [](const auto &a, const auto &b) { return a.second > b.second; });
+  stableSort(pending,
+             [](const auto &a, const auto &b) { return a.second > b.second; });
   if (correction == ModelCorrection::Adapt ||
       correction == ModelCorrection::AdaptAndErrors)
     prepareAdaptation();
@@ -246,8 +247,8 @@ std::vector<Config> ExecutionStep::propose(size_t count) {
       order.push_back(
           {std::log(candidate.second) + mean + exploration * deviation, i});
     }
-    std::stable_sort(order.begin(), order.end(),
-                     [](const auto &a, const auto &b) { return a.first > b.first; });
+    stableSort(order,
+               [](const auto &a, const auto &b) { return a.first > b.first; });
     std::vector<std::pair<Config, double>> reordered;
     reordered.reserve(pending.size());
     for (auto [score, i] : order)
@@ -304,7 +305,7 @@ std::vector<Config> ExecutionStep::propose(size_t count) {
       auto it = stratumBest.find(key);
       return it == stratumBest.end() ? -1.0 : it->second;
     };
-    std::stable_sort(keys.begin(), keys.end(), [&](uint64_t a, uint64_t b) {
+    stableSort(keys, [&](uint64_t a, uint64_t b) {
       return best(a) > best(b);
     });
     for (uint64_t key : keys)
