@@ -30,6 +30,8 @@ def configure(config):
     cuda_bin = os.path.join(config.tuner_cuda_root, "bin")
     config.substitutions.append(("%cuda_bin", cuda_bin))
     config.substitutions.append(
+        ("%cuda_runtime_dir", os.path.join(config.tuner_obj_root, "lib")))
+    config.substitutions.append(
         ("%cuda_runtime",
          os.path.join(config.tuner_obj_root, "lib", "libTunerCudaRuntime.so")))
     # ptxas for gpu-module-to-binary format=bin.
