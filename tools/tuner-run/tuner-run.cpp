@@ -27,6 +27,10 @@
 // --max-foreign-load cores busy is taken again, after the whole batch and a
 // pause (0.5 s, doubling each round), up to --retries times.
 //
+// With --gpu [--device N] (builds with TUNER_ENABLE_CUDA) the function runs
+// on a GPU: the same inputs on device buffers, calls timed with CUDA events
+// (GpuHarness.cpp); --query-gpu prints the device's target description.
+//
 // Crashes, hangs and runaway allocations are the parent's to classify: this
 // process only has to die or exit non-zero with a message on stderr; in a
 // batch, the last "start" without its report names the candidate that did.
