@@ -17,6 +17,8 @@ llvm_config.use_default_substitutions()
 sys.path.insert(0, os.path.dirname(__file__))
 import lit_sanitizers
 lit_sanitizers.configure(config)
+import lit_cuda
+lit_cuda.configure(config)
 # Our tools first, then LLVM 22's (FileCheck, not, mlir-opt, mlir-runner).
 llvm_config.with_environment("PATH", config.mlir_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.tuner_tools_dir, append_path=True)

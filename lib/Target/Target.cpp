@@ -7,6 +7,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -275,9 +277,98 @@ llvm::Expected<Target> Target::fromJSON(const llvm::json::Value &json) {
   return target;
 }
 
+std::string GpuTarget::ptxFeaturesFor(unsigned major, unsigned minor) {
+  // (compute capability, PTX ISA version that introduced its target),
+  // newest first.
+  static const struct {
+    unsigned major, minor;
+    const char *features;
+  } table[] = {{12, 0, "+ptx87"}, {10, 0, "+ptx86"}, {9, 0, "+ptx80"},
+               {8, 9, "+ptx78"},  {8, 7, "+ptx74"},  {8, 6, "+ptx71"},
+               {8, 0, "+ptx70"},  {7, 5, "+ptx63"},  {7, 2, "+ptx61"},
+               {7, 0, "+ptx60"}};
+  for (const auto &row : table)
+    if (major > row.major || (major == row.major && minor >= row.minor))
+      return row.features;
+  return "+ptx60";
+}
+
+/// Reads device `device`'s facts with `tuner-run --query-gpu` in a child
+/// process (the CUDA driver stays out of this process).
+static llvm::Expected<Target> queryGpu(llvm::StringRef spec, unsigned device) {
+  std::string harness;
+  std::string self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  if (!self.empty()) {
+    llvm::SmallString<256> sibling(llvm::sys::path::parent_path(self));
+    llvm::sys::path::append(sibling, "tuner-run");
+    if (llvm::sys::fs::can_execute(sibling))
+      harness = std::string(sibling);
+  }
+  if (harness.empty()) {
+    llvm::ErrorOr<std::string> path = llvm::sys::findProgramByName("tuner-run");
+    if (!path)
+      return llvm::createStringError(
+          "target '" + spec +
+          "': cannot find 'tuner-run' (next to this program or on PATH) to "
+          "query the GPU");
+    harness = *path;
+  }
+  llvm::SmallString<128> outPath, errPath;
+  for (auto *path : {&outPath, &errPath})
+    if (std::error_code error =
+            llvm::sys::fs::createTemporaryFile("tuner-query-gpu", "txt", *path))
+      return llvm::createStringError("target '" + spec +
+                                     "': cannot create a temporary file: " +
+                                     error.message());
+  std::string deviceText = std::to_string(device);
+  llvm::SmallVector<llvm::StringRef> args = {harness, "--query-gpu",
+                                             "--device", deviceText};
+  std::optional<llvm::StringRef> redirects[] = {
+      llvm::StringRef(""), llvm::StringRef(outPath), llvm::StringRef(errPath)};
+  std::string message;
+  int code = llvm::sys::ExecuteAndWait(harness, args, std::nullopt, redirects,
+                                       /*SecondsToWait=*/120, 0, &message);
+  auto readAll = [](llvm::StringRef path) {
+    auto buffer = llvm::MemoryBuffer::getFile(path);
+    std::string text = buffer ? (*buffer)->getBuffer().trim().str() : "";
+    llvm::sys::fs::remove(path);
+    return text;
+  };
+  std::string out = readAll(outPath), err = readAll(errPath);
+  if (code != 0)
+    return llvm::createStringError(
+        "target '" + spec + "': '" + harness + " --query-gpu --device " +
+        deviceText + "' failed (" +
+        (code < 0 ? message : "exit code " + std::to_string(code)) + ")" +
+        (err.empty() ? "" : ": " + err));
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse(out);
+  if (!json)
+    return llvm::createStringError("target '" + spec +
+                                   "': tuner-run --query-gpu printed no JSON: " +
+                                   llvm::toString(json.takeError()));
+  llvm::Expected<Target> target = Target::fromJSON(*json);
+  if (!target)
+    return llvm::createStringError("target '" + spec + "': " +
+                                   llvm::toString(target.takeError()));
+  if (!target->isGpu())
+    return llvm::createStringError("target '" + spec +
+                                   "': tuner-run --query-gpu described a "
+                                   "target of kind '" + target->kind + "'");
+  return target;
+}
+
 llvm::Expected<Target> Target::resolve(llvm::StringRef spec) {
   if (spec.empty() || spec == "host")
     return host();
+  if (spec == "gpu")
+    return queryGpu(spec, 0);
+  if (spec.starts_with("gpu:")) {
+    unsigned device = 0;
+    if (spec.drop_front(4).getAsInteger(10, device))
+      return llvm::createStringError("target '" + spec +
+                                     "': expected gpu:<device number>");
+    return queryGpu(spec, device);
+  }
   auto buffer = llvm::MemoryBuffer::getFile(spec);
   if (!buffer)
     return llvm::createStringError("cannot read target description '" + spec +

@@ -14,3 +14,5 @@ config.test_format = lit.formats.GoogleTest(".", "Tests")
 sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
 import lit_sanitizers
 lit_sanitizers.configure(config)
+import lit_cuda
+lit_cuda.configure(config)

@@ -27,12 +27,20 @@
 // --max-foreign-load cores busy is taken again, after the whole batch and a
 // pause (0.5 s, doubling each round), up to --retries times.
 //
+// With --gpu [--device N] (builds with TUNER_ENABLE_CUDA) the function runs
+// on a GPU: the same inputs on device buffers, calls timed with CUDA events
+// (GpuHarness.cpp); --query-gpu prints the device's target description.
+//
 // Crashes, hangs and runaway allocations are the parent's to classify: this
 // process only has to die or exit non-zero with a message on stderr; in a
 // batch, the last "start" without its report names the candidate that did.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tuner/Measure/DeviceBuffers.h"
+#ifdef TUNER_ENABLE_CUDA
+#include "GpuHarness.h"
+#endif
 #include "tuner/Measure/Harness.h"
 #include "tuner/Support/Measurement.h"
 
@@ -68,7 +76,7 @@ using namespace tuner;
 [[noreturn]] static void fail(const llvm::Twine &message);
 
 static llvm::cl::list<std::string>
-    positional(llvm::cl::Positional, llvm::cl::OneOrMore,
+    positional(llvm::cl::Positional, llvm::cl::ZeroOrMore,
                llvm::cl::desc("<library.so> <spec.json> | --batch LIST "
                               "<spec.json>"));
 static llvm::cl::opt<std::string>
@@ -104,6 +112,17 @@ static llvm::cl::opt<double> maxForeignLoad(
     llvm::cl::desc("With --batch: time a candidate again when other "
                    "processes kept more cores busy meanwhile"),
     llvm::cl::init(kMaxForeignLoad));
+static llvm::cl::opt<bool>
+    gpu("gpu", llvm::cl::desc("The function runs on a GPU: buffers on the "
+                              "device, calls timed with CUDA events"));
+static llvm::cl::opt<bool>
+    queryGpuFacts("query-gpu",
+                  llvm::cl::desc("Print the target description (kind gpu) of "
+                                 "--device and exit"));
+static llvm::cl::opt<int> gpuDevice("device",
+                                    llvm::cl::desc("With --gpu, --query-gpu: "
+                                                   "the CUDA device number"),
+                                    llvm::cl::init(0));
 static llvm::cl::opt<unsigned>
     retries("retries",
             llvm::cl::desc("With --batch: rounds of timing disturbed "
@@ -239,22 +258,7 @@ public:
                bufferSpec.typeString());
         std::memcpy(buffer.pristine.get(), buffer.data.get(), buffer.bytes);
       }
-      int64_t pointer = int64_t(reinterpret_cast<intptr_t>(buffer.data.get()));
-      buffer.descriptor = {pointer, pointer, /*offset=*/0};
-      // The descriptor counts whole elements: a vector element's sizes are
-      // not among its dimensions.
-      llvm::ArrayRef<int64_t> sizes =
-          llvm::ArrayRef(bufferSpec.shape).drop_back(bufferSpec.vectorRank);
-      for (int64_t size : sizes)
-        buffer.descriptor.push_back(size);
-      std::vector<int64_t> strides(sizes.size());
-      int64_t stride = 1;
-      for (size_t dim = strides.size(); dim-- > 0;) {
-        strides[dim] = stride;
-        stride *= sizes[dim];
-      }
-      buffer.descriptor.insert(buffer.descriptor.end(), strides.begin(),
-                               strides.end());
+      buffer.descriptor = makeDescriptor(bufferSpec, buffer.data.get());
       arguments.push_back(buffer.descriptor.data());
     }
   }
@@ -457,6 +461,23 @@ int main(int argc, char **argv) {
       "tuner-run: call a lowered function on random inputs, "
       "save its outputs and time it\n");
   bool batch = !batchPath.empty();
+  if (gpuDevice < 0)
+    fail("--device must be a device number (0, 1, ...)");
+  if (gpuDevice.getNumOccurrences() && !gpu && !queryGpuFacts)
+    fail("--device needs --gpu or --query-gpu");
+  if (queryGpuFacts) {
+    if (!positional.empty() || gpu || batch)
+      fail("--query-gpu takes no other arguments than --device");
+#ifdef TUNER_ENABLE_CUDA
+    queryGpu(gpuDevice);
+    return 0;
+#else
+    fail("--query-gpu: tuner-run was built without CUDA (configure with the "
+         "CUDA toolkit and TUNER_ENABLE_CUDA=ON)");
+#endif
+  }
+  if (gpu && batch)
+    fail("--gpu runs one candidate per process: --batch is for the CPU");
   if (positional.size() != (batch ? 1u : 2u))
     fail(batch ? "with --batch, give the spec only: tuner-run --batch LIST "
                  "<spec.json>"
@@ -495,6 +516,17 @@ int main(int argc, char **argv) {
   }
 
   std::string libraryPath = positional.front();
+  if (gpu) {
+#ifdef TUNER_ENABLE_CUDA
+    runGpu(*spec, libraryPath,
+           {gpuDevice, repetitions, minTime, outputsPath}, callers,
+           secondsSince(processStart));
+    return 0;
+#else
+    fail("--gpu: tuner-run was built without CUDA (configure with the CUDA "
+         "toolkit and TUNER_ENABLE_CUDA=ON)");
+#endif
+  }
   void *library = dlopen(libraryPath.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!library)
     fail("cannot load '" + libraryPath + "': " + dlerror());

@@ -42,6 +42,10 @@ struct GpuTarget {
   llvm::json::Value toJSON() const;
   /// Reads what toJSON writes; errors name the field.
   static llvm::Expected<GpuTarget> fromJSON(const llvm::json::Value &json);
+  /// The NVVM features of the oldest PTX ISA that supports the chip of
+  /// compute capability major.minor ("+ptx80" for 9.0, whose sm_90 target
+  /// MLIR 22 lowers with PTX 8.0; "+ptx60" for anything older than 7.0).
+  static std::string ptxFeaturesFor(unsigned major, unsigned minor);
 };
 
 struct Target {
@@ -67,7 +71,9 @@ struct Target {
   /// Reads a description; a missing or mistyped field is an error naming the
   /// field, so that a file means the same on every machine.
   static llvm::Expected<Target> fromJSON(const llvm::json::Value &json);
-  /// "host", or a path to a JSON file written by toJSON.
+  /// "host"; "gpu" or "gpu:N" (device 0 or N, read by `tuner-run
+  /// --query-gpu` in a child process: tuner-run next to the running
+  /// executable, else on PATH); or a path to a JSON file written by toJSON.
   static llvm::Expected<Target> resolve(llvm::StringRef spec);
   llvm::json::Value toJSON() const;
 

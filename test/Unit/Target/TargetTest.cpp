@@ -74,4 +74,21 @@ TEST(TargetTest, GpuErrorsNameTheField) {
   EXPECT_NE(errorOf(kind).find("'tpu' is not supported"), std::string::npos);
 }
 
+TEST(TargetTest, PtxFeaturesFollowTheComputeCapability) {
+  EXPECT_EQ(GpuTarget::ptxFeaturesFor(9, 0), "+ptx80");
+  EXPECT_EQ(GpuTarget::ptxFeaturesFor(8, 0), "+ptx70");
+  EXPECT_EQ(GpuTarget::ptxFeaturesFor(8, 6), "+ptx71");
+  EXPECT_EQ(GpuTarget::ptxFeaturesFor(8, 9), "+ptx78");
+  EXPECT_EQ(GpuTarget::ptxFeaturesFor(10, 0), "+ptx86");
+  EXPECT_EQ(GpuTarget::ptxFeaturesFor(12, 0), "+ptx87");
+  EXPECT_EQ(GpuTarget::ptxFeaturesFor(6, 1), "+ptx60");
+}
+
+TEST(TargetTest, GpuDeviceNumberMustBeANumber) {
+  llvm::Expected<Target> target = Target::resolve("gpu:first");
+  ASSERT_FALSE(bool(target));
+  EXPECT_EQ(llvm::toString(target.takeError()),
+            "target 'gpu:first': expected gpu:<device number>");
+}
+
 } // namespace

@@ -1,0 +1,51 @@
+//===- GpuHarness.h - tuner-run --gpu and --query-gpu -----------*- C++ -*-===//
+//
+// The GPU mode of the harness (built with TUNER_ENABLE_CUDA): the same spec,
+// inputs, outputs file and JSON report as the CPU mode, with the buffers on
+// the device and the calls timed with CUDA events. Failures print
+// "tuner-run: <what>" on stderr and exit with 2 (usage, files), 3 (a driver
+// call failed: cuda::kDriverErrorExitCode) or 4 (no driver or no device:
+// cuda::kNoDeviceExitCode).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TUNER_TOOLS_TUNER_RUN_GPUHARNESS_H
+#define TUNER_TOOLS_TUNER_RUN_GPUHARNESS_H
+
+#include "tuner/Measure/Harness.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace tuner {
+
+/// Calls a `void(void *, ..., void *)` function with the given arguments.
+using PointerCaller = void (*)(void *function, void **arguments);
+
+struct GpuRunOptions {
+  int device = 0;
+  unsigned repetitions = 5;
+  double minTime = 0.02;
+  /// The outputs file (empty: none).
+  std::string outputs;
+};
+
+/// Opens device `options.device`, loads `library` (whose GPU modules load
+/// onto that device), copies the spec's inputs to the device once, calls
+/// `_mlir_ciface_<function>` on descriptors of device pointers, writes the
+/// compared buffers to the outputs file, then times it: calibrating warm-up
+/// and repetitions of calls between two CUDA events on the default stream.
+/// `callers[n]` calls a function of n pointers. Prints the JSON report.
+void runGpu(const HarnessSpec &spec, llvm::StringRef library,
+            const GpuRunOptions &options, llvm::ArrayRef<PointerCaller> callers,
+            double startupSeconds);
+
+/// Prints the Target JSON of kind "gpu" for device `device`: the host's CPU
+/// fields (Target::host()) and the device's facts.
+void queryGpu(int device);
+
+} // namespace tuner
+
+#endif // TUNER_TOOLS_TUNER_RUN_GPUHARNESS_H
