@@ -40,6 +40,8 @@
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "llvm/ADT/MapVector.h"
+
 using namespace mlir;
 using namespace tuner;
 
@@ -284,6 +286,41 @@ static bool isWorkgroupMemory(MemRefType type) {
   return number && number.getInt() == 3;
 }
 
+/// Replaces `allocation`, a workgroup buffer of host code, by a workgroup
+/// attribution of each gpu.launch that uses it; fails on other uses.
+static LogicalResult moveIntoLaunches(Operation *allocation,
+                                      RewriterBase &rewriter) {
+  auto type = cast<MemRefType>(allocation->getResult(0).getType());
+  if (!type.hasStaticShape())
+    return allocation->emitError(
+        "the GPU lowering needs static shapes for workgroup buffers");
+  llvm::MapVector<Operation *, SmallVector<OpOperand *>> usesByLaunch;
+  for (OpOperand &use :
+       llvm::make_early_inc_range(allocation->getResult(0).getUses())) {
+    Operation *user = use.getOwner();
+    if (isa<memref::DeallocOp>(user)) {
+      rewriter.eraseOp(user);
+      continue;
+    }
+    auto launch = user->getParentOfType<gpu::LaunchOp>();
+    if (!launch)
+      return user->emitError("host code uses a workgroup buffer (memory "
+                             "space workgroup): only kernels can");
+    while (auto outer = launch->getParentOfType<gpu::LaunchOp>())
+      launch = outer;
+    usesByLaunch[launch.getOperation()].push_back(&use);
+  }
+  for (auto &[launch, uses] : usesByLaunch) {
+    BlockArgument attribution = cast<gpu::LaunchOp>(launch)
+                                    .addWorkgroupAttribution(
+                                        type, allocation->getLoc());
+    for (OpOperand *use : uses)
+      use->set(attribution);
+  }
+  rewriter.eraseOp(allocation);
+  return success();
+}
+
 void PlaceBuffersOnDevice::runOnOperation() {
   func::FuncOp func = getOperation();
   IRRewriter rewriter(&getContext());
@@ -339,12 +376,20 @@ void PlaceBuffersOnDevice::runOnOperation() {
       globals.push_back(global);
   });
   for (Operation *op : hostAllocations) {
+    auto type = cast<MemRefType>(op->getResult(0).getType());
+    if (isWorkgroupMemory(type)) {
+      // Promotion allocates workgroup buffers at the function's entry: each
+      // launch that uses one gets its own (shared memory lives as long as
+      // a block).
+      if (failed(moveIntoLaunches(op, rewriter)))
+        return signalPassFailure();
+      continue;
+    }
     if (op->getBlock() != &func.getBody().front()) {
       op->emitError("the GPU lowering allocates device buffers only at the "
                     "top level of a function");
       return signalPassFailure();
     }
-    auto type = cast<MemRefType>(op->getResult(0).getType());
     if (type.getMemorySpace() && !isa<IntegerAttr>(type.getMemorySpace())) {
       op->emitError("a buffer of host code in memory space ")
           << type.getMemorySpace() << ": the GPU lowering puts host "
