@@ -40,3 +40,8 @@ config.substitutions.append(("%mlir_opt", mlir_opt))
 config.substitutions.append(("%src_root", config.tuner_src_root))
 config.substitutions.append(("%tuner_opt", os.path.join(config.tuner_tools_dir, "tuner-opt")))
 config.substitutions.append(("%tuner_train", os.path.join(config.tuner_tools_dir, "tuner-train")))
+
+# The GPU lowering to cubin runs the CUDA toolkit's ptxas. (The GPU runtime's
+# CMake gating declares `cuda` too; either is enough for these tests.)
+if os.path.exists("/usr/local/cuda/bin/ptxas"):
+    config.available_features.add("cuda")

@@ -131,6 +131,21 @@ static std::string typeToString(Type type) {
   return text;
 }
 
+/// `type` with its ranked tensors as identity-layout memrefs: a GPU schedule
+/// bufferizes (its Transform script ends on memrefs), so a GPU candidate
+/// matches the original when their bufferized signatures do.
+static FunctionType bufferizedType(FunctionType type) {
+  auto bufferize = [](Type t) -> Type {
+    if (auto tensor = dyn_cast<RankedTensorType>(t))
+      return MemRefType::get(tensor.getShape(), tensor.getElementType());
+    return t;
+  };
+  SmallVector<Type> inputs = llvm::map_to_vector(type.getInputs(), bufferize);
+  SmallVector<Type> results =
+      llvm::map_to_vector(type.getResults(), bufferize);
+  return FunctionType::get(type.getContext(), inputs, results);
+}
+
 /// Whether `value` is exactly representable as an element of `type` (what a
 /// user may give a scalar argument).
 static bool fitsElementKind(ElementKind type, double value) {
@@ -471,6 +486,7 @@ llvm::Error Measurer::initialize(ModuleOp original, llvm::StringRef function,
   harnessSpec = std::move(*spec);
   functionName = function.str();
   signature = typeToString(func.getFunctionType());
+  gpuSignature = typeToString(bufferizedType(func.getFunctionType()));
   reduction = options.reductionLength > 0 ? options.reductionLength
                                           : estimateReductionLength(func);
 
@@ -674,7 +690,9 @@ lowerToLLVMIR(const DialectRegistry &registry, llvm::StringRef text,
       SymbolTable::lookupSymbolIn(*module, functionName));
   if (!func || func.isExternal())
     return fail("no func.func @" + functionName + " with a body");
-  std::string candidateSignature = typeToString(func.getFunctionType());
+  std::string candidateSignature =
+      typeToString(gpuLowering ? bufferizedType(func.getFunctionType())
+                               : func.getFunctionType());
   if (candidateSignature != signature)
     return fail("@" + functionName + " has type " + candidateSignature +
                 ", the baseline's is " + signature);
@@ -733,7 +751,8 @@ Measurer::Lowered Measurer::lower(const std::string &moduleText,
   llvm::CrashRecoveryContext recovery;
   bool finished = recovery.RunSafely([&] {
     if (llvm::Error error = lowerToLLVMIR(
-            registry, moduleText, functionName, signature, options.lowering,
+            registry, moduleText, functionName,
+            lowerForGpu ? gpuSignature : signature, options.lowering,
             lowerForGpu ? &gpuLowering : nullptr, target.triple, symbolSuffix(stem), result.ir, result.usesOpenMP))
       loweringError = llvm::toString(std::move(error));
   });

@@ -233,6 +233,8 @@ private:
   std::string functionName;
   /// The function type of the original, printed: candidates must match it.
   std::string signature;
+  /// The same with tensors as memrefs: GPU candidates must match it.
+  std::string gpuSignature;
   int64_t reduction = 1;
   std::string workDir, specPath, clang, libomp, harness;
   std::string baselineOutputs;
