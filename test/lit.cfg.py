@@ -42,3 +42,4 @@ config.substitutions.append(("%mlir_opt", mlir_opt))
 config.substitutions.append(("%src_root", config.tuner_src_root))
 config.substitutions.append(("%tuner_opt", os.path.join(config.tuner_tools_dir, "tuner-opt")))
 config.substitutions.append(("%tuner_train", os.path.join(config.tuner_tools_dir, "tuner-train")))
+

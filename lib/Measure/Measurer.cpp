@@ -131,6 +131,21 @@ static std::string typeToString(Type type) {
   return text;
 }
 
+/// `type` with its ranked tensors as identity-layout memrefs: a GPU schedule
+/// bufferizes (its Transform script ends on memrefs), so a GPU candidate
+/// matches the original when their bufferized signatures do.
+static FunctionType bufferizedType(FunctionType type) {
+  auto bufferize = [](Type t) -> Type {
+    if (auto tensor = dyn_cast<RankedTensorType>(t))
+      return MemRefType::get(tensor.getShape(), tensor.getElementType());
+    return t;
+  };
+  SmallVector<Type> inputs = llvm::map_to_vector(type.getInputs(), bufferize);
+  SmallVector<Type> results =
+      llvm::map_to_vector(type.getResults(), bufferize);
+  return FunctionType::get(type.getContext(), inputs, results);
+}
+
 /// Whether `value` is exactly representable as an element of `type` (what a
 /// user may give a scalar argument).
 static bool fitsElementKind(ElementKind type, double value) {
@@ -444,15 +459,17 @@ llvm::Error Measurer::initialize(ModuleOp original, llvm::StringRef function,
         "measure options: times must be positive (minimum repetition time "
         "non-negative)");
   target = requestedTarget;
-  if (target.kind != "cpu")
+  if (target.kind != "cpu" && !target.isGpu())
     return llvm::createStringError("cannot measure for a '" + target.kind +
-                                   "' target: only cpu is supported");
+                                   "' target: only cpu and gpu are supported");
+  // A GPU target's host fields describe the machine it was written on; the
+  // host code is compiled for this one.
   std::string hostCpu = llvm::sys::getHostCPUName().str();
-  if (!target.cpu.empty() && target.cpu != hostCpu)
+  if (!target.isGpu() && !target.cpu.empty() && target.cpu != hostCpu)
     return llvm::createStringError(
         "measurements run on this machine (cpu '" + hostCpu +
         "'), but the target describes cpu '" + target.cpu + "'");
-  if (target.triple.empty())
+  if (target.triple.empty() || target.isGpu())
     target.triple = llvm::sys::getProcessTriple();
 
   auto func = dyn_cast_or_null<func::FuncOp>(
@@ -469,6 +486,7 @@ llvm::Error Measurer::initialize(ModuleOp original, llvm::StringRef function,
   harnessSpec = std::move(*spec);
   functionName = function.str();
   signature = typeToString(func.getFunctionType());
+  gpuSignature = typeToString(bufferizedType(func.getFunctionType()));
   reduction = options.reductionLength > 0 ? options.reductionLength
                                           : estimateReductionLength(func);
 
@@ -513,32 +531,86 @@ llvm::Error Measurer::initialize(ModuleOp original, llvm::StringRef function,
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerOpenMPDialectTranslation(registry);
+  registerGpuTranslations(registry);
   // Lets compile() turn a crash inside a pass into compile_failed.
   llvm::CrashRecoveryContext::Enable();
 
   std::string text = serialize(original);
-  std::string stem = "baseline";
-  Compiled compiled = compileAll({text}, {stem}).front();
+  if (!target.isGpu()) {
+    llvm::Expected<Measurement> measured =
+        runOriginal(text, "baseline", baselineOutputs);
+    if (!measured)
+      return measured.takeError();
+    baselineMeasurement = std::move(*measured);
+    return llvm::Error::success();
+  }
+
+  // GPU: the reference outputs from the CPU (one call is enough), then the
+  // naive GPU baseline, verified against them.
+  gpuLowering = GpuLoweringOptions::forTarget(target.gpu);
+  gpuLowering.toolkitPath = options.cudaToolkitPath;
+  cudaRuntime = options.cudaRuntimePath;
+  if (cudaRuntime.empty()) {
+    llvm::SmallString<256> library(
+        llvm::sys::path::parent_path(llvm::sys::path::parent_path(harness)));
+    llvm::sys::path::append(library, "lib", "libTunerCudaRuntime.so");
+    if (llvm::sys::fs::exists(library))
+      cudaRuntime = std::string(library);
+  } else if (!llvm::sys::fs::exists(cudaRuntime)) {
+    return llvm::createStringError("the CUDA runtime '" + cudaRuntime +
+                                   "' does not exist");
+  }
+  MeasureOptions measuring = options;
+  options.repetitions = 1;
+  options.minRepetitionSeconds = 0;
+  options.contentionRetries = 0;
+  llvm::Expected<Measurement> reference =
+      runOriginal(text, "reference", baselineOutputs);
+  options = std::move(measuring);
+  if (!reference)
+    return llvm::createStringError(
+        "the CPU reference (the untransformed function on the host): " +
+        llvm::toString(reference.takeError()));
+  lowerForGpu = true;
+  std::string gpuOutputs;
+  llvm::Expected<Measurement> measured =
+      runOriginal(text, "baseline", gpuOutputs);
+  if (!measured)
+    return measured.takeError();
+  if (std::optional<std::string> mismatch = compareOutputs(
+          harnessSpec, baselineOutputs, gpuOutputs, reduction))
+    return llvm::createStringError(
+        "the GPU baseline (the untransformed function mapped naively onto "
+        "the GPU) disagrees with the CPU reference: " +
+        *mismatch);
+  baselineMeasurement = std::move(*measured);
+  return llvm::Error::success();
+}
+
+llvm::Expected<Measurement> Measurer::runOriginal(const std::string &text,
+                                                  llvm::StringRef stem,
+                                                  std::string &outputs) {
+  std::string name = stem.str();
+  Compiled compiled = compileAll({text}, {name}).front();
   if (!compiled.ok) {
-    removeFiles({stem});
-    return llvm::createStringError("the baseline does not compile: " +
+    removeFiles({name});
+    return llvm::createStringError("the " + stem + " does not compile: " +
                                    compiled.message);
   }
-  std::vector<std::string> outputs;
-  Measurement measured = runAll({&compiled}, outputs).front();
-  baselineOutputs = std::move(outputs.front());
-  removeFiles({stem});
+  std::vector<std::string> ran;
+  Measurement measured = runAll({&compiled}, ran).front();
+  outputs = std::move(ran.front());
+  removeFiles({name});
   if (!measured.ok())
-    return llvm::createStringError("the baseline failed (" +
+    return llvm::createStringError("the " + stem + " failed (" +
                                    statusName(measured.status) +
                                    "): " + measured.message);
-  if (baselineOutputs.size() != harnessSpec.comparedBytes())
+  if (outputs.size() != harnessSpec.comparedBytes())
     return llvm::createStringError(
-        "the baseline's outputs have " + llvm::Twine(baselineOutputs.size()) +
+        "the " + stem + "'s outputs have " + llvm::Twine(outputs.size()) +
         " bytes, expected " + llvm::Twine(harnessSpec.comparedBytes()));
   measured.speedup = 1;
-  baselineMeasurement = measured;
-  return llvm::Error::success();
+  return measured;
 }
 
 std::string Measurer::serialize(ModuleOp candidate) const {
@@ -588,7 +660,8 @@ static std::string formatLocation(Location location) {
 static llvm::Error
 lowerToLLVMIR(const DialectRegistry &registry, llvm::StringRef text,
               llvm::StringRef functionName, llvm::StringRef signature,
-              const CpuLoweringOptions &lowering, llvm::StringRef triple,
+              const CpuLoweringOptions &lowering,
+              const GpuLoweringOptions *gpuLowering, llvm::StringRef triple,
               llvm::StringRef symbolSuffix, std::string &ir, bool &usesOpenMP) {
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
   std::string diagnostics;
@@ -617,7 +690,9 @@ lowerToLLVMIR(const DialectRegistry &registry, llvm::StringRef text,
       SymbolTable::lookupSymbolIn(*module, functionName));
   if (!func || func.isExternal())
     return fail("no func.func @" + functionName + " with a body");
-  std::string candidateSignature = typeToString(func.getFunctionType());
+  std::string candidateSignature =
+      typeToString(gpuLowering ? bufferizedType(func.getFunctionType())
+                               : func.getFunctionType());
   if (candidateSignature != signature)
     return fail("@" + functionName + " has type " + candidateSignature +
                 ", the baseline's is " + signature);
@@ -627,7 +702,10 @@ lowerToLLVMIR(const DialectRegistry &registry, llvm::StringRef text,
     return fail("the harness cannot call @" + functionName);
 
   PassManager pm(&context, ModuleOp::getOperationName());
-  buildCpuLoweringPipeline(pm, lowering);
+  if (gpuLowering)
+    buildGpuLoweringPipeline(pm, *gpuLowering);
+  else
+    buildCpuLoweringPipeline(pm, lowering);
   if (failed(pm.run(*module)))
     return fail("lowering to the LLVM dialect failed");
 
@@ -646,7 +724,8 @@ lowerToLLVMIR(const DialectRegistry &registry, llvm::StringRef text,
   // sees what it would see in a shared object of this candidate alone.
   if (!symbolSuffix.empty())
     for (llvm::GlobalValue &global : llvmModule->global_values())
-      if (!global.isDeclaration() && !global.hasLocalLinkage())
+      if (!global.isDeclaration() && !global.hasLocalLinkage() &&
+          !global.getName().starts_with("llvm."))
         global.setName(global.getName() + symbolSuffix);
   llvm::raw_string_ostream os(ir);
   llvmModule->print(os, nullptr);
@@ -672,8 +751,9 @@ Measurer::Lowered Measurer::lower(const std::string &moduleText,
   llvm::CrashRecoveryContext recovery;
   bool finished = recovery.RunSafely([&] {
     if (llvm::Error error = lowerToLLVMIR(
-            registry, moduleText, functionName, signature, options.lowering,
-            target.triple, symbolSuffix(stem), result.ir, result.usesOpenMP))
+            registry, moduleText, functionName,
+            lowerForGpu ? gpuSignature : signature, options.lowering,
+            lowerForGpu ? &gpuLowering : nullptr, target.triple, symbolSuffix(stem), result.ir, result.usesOpenMP))
       loweringError = llvm::toString(std::move(error));
   });
   {
@@ -723,6 +803,16 @@ std::optional<std::string> Measurer::runClang(const std::string &ir,
     args.push_back(runnerUtils);
     rpath = "-Wl,-rpath," + llvm::sys::path::parent_path(libomp).str();
     args.push_back(rpath);
+  }
+  // GPU host code calls the mgpu* functions of the project's CUDA runtime;
+  // without one they stay undefined, and loading the object fails in the
+  // harness.
+  std::string cudaRpath;
+  if (lowerForGpu && !cudaRuntime.empty()) {
+    args.push_back(cudaRuntime);
+    cudaRpath =
+        "-Wl,-rpath," + llvm::sys::path::parent_path(cudaRuntime).str();
+    args.push_back(cudaRpath);
   }
   if (usesOpenMP) {
     if (libomp.empty())
@@ -938,9 +1028,11 @@ Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
       break;
     }
     std::string listArg = "--batch=" + listPath;
-    llvm::StringRef args[] = {harness,        listArg,    specPath,
-                              repetitionsArg, minTimeArg, timeoutArg,
-                              loadArg,        retriesArg, coreArg};
+    llvm::SmallVector<llvm::StringRef> args = {
+        harness,    listArg, specPath,   repetitionsArg, minTimeArg,
+        timeoutArg, loadArg, retriesArg, coreArg};
+    if (lowerForGpu)
+      args.push_back("--gpu");
     // The harness enforces each attempt's limit itself; this one only
     // catches a harness that hangs outside of them.
     double pauses = 0;

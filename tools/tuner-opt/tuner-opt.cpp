@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tuner/Measure/GpuLowering.h"
 #include "tuner/Measure/Lowering.h"
 #include "tuner/Passes/Passes.h"
 #include "tuner/Schedule/TransformExtension.h"
@@ -26,6 +27,7 @@ int main(int argc, char **argv) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   tuner::registerTunerDialectExtensions(registry);
+  tuner::registerGpuTranslations(registry);
 
   // Diagnostics are at the op they concern; printing that op (a function,
   // or the whole module) in generic form after each is noise for a user of

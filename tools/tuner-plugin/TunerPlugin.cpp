@@ -1,5 +1,6 @@
 //===- TunerPlugin.cpp - The tuner inside stock mlir-opt ------------------===//
 
+#include "tuner/Measure/GpuLowering.h"
 #include "tuner/Passes/Passes.h"
 #include "tuner/Schedule/TransformExtension.h"
 
@@ -19,5 +20,6 @@ mlirGetDialectPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "TunerExtensions", LLVM_VERSION_STRING,
           [](mlir::DialectRegistry *registry) {
             tuner::registerTunerDialectExtensions(*registry);
+            tuner::registerGpuTranslations(*registry);
           }};
 }

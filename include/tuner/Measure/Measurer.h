@@ -25,6 +25,7 @@
 #ifndef TUNER_MEASURE_MEASURER_H
 #define TUNER_MEASURE_MEASURER_H
 
+#include "tuner/Measure/GpuLowering.h"
 #include "tuner/Measure/Harness.h"
 #include "tuner/Measure/Lowering.h"
 #include "tuner/Support/Measurement.h"
@@ -97,6 +98,12 @@ struct MeasureOptions {
   /// The harness (empty: tuner-run next to the running executable, then on
   /// PATH).
   std::string harnessPath;
+  /// GPU targets: the CUDA toolkit whose ptxas compiles the kernels.
+  std::string cudaToolkitPath = "/usr/local/cuda";
+  /// GPU targets: the project's CUDA runtime (the mgpu* functions) that
+  /// shared objects link (empty: libTunerCudaRuntime.so in the lib folder
+  /// beside the harness's bin folder).
+  std::string cudaRuntimePath;
 };
 
 /// Where a Measurer's time went, summed over its candidates (the baseline
@@ -137,7 +144,14 @@ public:
   /// lowers, compiles and measures the module as is: the baseline. Fails with
   /// a message if the inputs are unusable or the baseline itself does not
   /// compile, crashes, times out or gives outputs the harness cannot read.
-  /// Measurements run on this machine: `target` must describe the host CPU.
+  /// Measurements run on this machine: a CPU `target` must describe the host
+  /// CPU. For a GPU target (`target.isGpu()`), candidates go through the GPU
+  /// lowering (buildGpuLoweringPipeline for the target's chip, cubins
+  /// through ptxas) into shared objects that link the project's CUDA runtime
+  /// and run in `tuner-run --gpu`; the outputs every candidate is verified
+  /// against come from the CPU lowering of the untransformed function (same
+  /// inputs, one call), and the baseline time from the untransformed
+  /// function mapped naively onto the GPU (itself verified).
   static llvm::Expected<std::unique_ptr<Measurer>>
   create(mlir::ModuleOp original, llvm::StringRef function,
          const Target &target, MeasureOptions options = {});
@@ -174,6 +188,11 @@ private:
   Measurer() = default;
   llvm::Error initialize(mlir::ModuleOp original, llvm::StringRef function,
                          const Target &target);
+  /// Compiles and runs the original module (serialized in `text`) as
+  /// `stem` with the current pipeline; its outputs go to `outputs`.
+  llvm::Expected<Measurement> runOriginal(const std::string &text,
+                                          llvm::StringRef stem,
+                                          std::string &outputs);
   /// The text of `candidate` without top-level transform ops.
   std::string serialize(mlir::ModuleOp candidate) const;
   /// Lowers serialized modules to LLVM IR and compiles them into shared
@@ -214,12 +233,21 @@ private:
   std::string functionName;
   /// The function type of the original, printed: candidates must match it.
   std::string signature;
+  /// The same with tensors as memrefs: GPU candidates must match it.
+  std::string gpuSignature;
   int64_t reduction = 1;
   std::string workDir, specPath, clang, libomp, harness;
   std::string baselineOutputs;
   Measurement baselineMeasurement;
   unsigned nextCandidate = 0;
   mutable MeasureStats measureStats;
+  /// GPU target: candidates are lowered for the GPU and run on it (false
+  /// only while the CPU reference of a GPU target is computed).
+  bool lowerForGpu = false;
+  GpuLoweringOptions gpuLowering;
+  /// The CUDA runtime GPU shared objects link (empty if none was found: the
+  /// mgpu* symbols stay undefined and the harness reports it).
+  std::string cudaRuntime;
   /// Guards measureStats while candidates compile in parallel.
   mutable std::mutex statsMutex;
 };

@@ -280,4 +280,37 @@ def TunerApplyBest : Pass<"tuner-apply-best", "mlir::ModuleOp"> {
   ] # TunerSpaceOptions;
 }
 
+def TunerLowerGpu : Pass<"tuner-lower-gpu", "mlir::ModuleOp"> {
+  let summary = "Lower linalg or GPU-scheduled IR to host LLVM IR with an "
+                "embedded NVIDIA GPU binary, as the tuner measures it";
+  let description = [{
+    Runs the GPU lowering pipeline (tuner/Measure/GpuLowering.h) on the
+    module: IR whose computations a GPU schedule put in `gpu.launch` ops, or
+    an untransformed linalg function, which is mapped naively onto the GPU
+    (the baseline). The result is in the LLVM dialect: host functions taking
+    memref descriptors of device buffers (results as out-params, a C
+    interface `_mlir_ciface_<name>`), kernels compiled to PTX (`format=isa`)
+    or cubin (`format=bin`, through the toolkit's ptxas) in `gpu.binary`
+    ops; `mlir-translate --mlir-to-llvmir` gives host LLVM IR with the binary
+    embedded and calls to MLIR's `mgpu*` runtime functions. The chip and
+    features come from `target` (a description of kind gpu) when given.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "Target description JSON file of kind gpu (its chip and PTX "
+           "features override chip and features)">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "NVVM chip">,
+    Option<"features", "features", "std::string", /*default=*/"\"+ptx80\"",
+           "NVVM target features">,
+    Option<"format", "format", "std::string", /*default=*/"\"bin\"",
+           "Embedded binary: isa (PTX), bin (cubin) or fatbin">,
+    Option<"optLevel", "opt-level", "unsigned", /*default=*/"3",
+           "Optimization level of the NVVM target (0-3)">,
+    Option<"toolkit", "toolkit", "std::string",
+           /*default=*/"\"/usr/local/cuda\"",
+           "CUDA toolkit whose bin/ptxas compiles cubins">,
+  ];
+}
+
 #endif // TUNER_PASSES
