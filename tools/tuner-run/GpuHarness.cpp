@@ -14,6 +14,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <map>
+#include <memory>
 #include <vector>
 
 using namespace tuner;
@@ -92,62 +94,64 @@ Runtime &openDevice(int device) {
 }
 } // namespace
 
-void tuner::runGpu(const HarnessSpec &spec, llvm::StringRef library,
-                   const GpuRunOptions &options,
-                   llvm::ArrayRef<PointerCaller> callers,
-                   double startupSeconds) {
-  auto inputStart = Clock::now();
-  // The device first: the library's GPU modules load onto it when it is
-  // opened (global constructors calling mgpuModuleLoad).
-  Runtime &runtime = openDevice(options.device);
-  cuda::DeviceFacts facts;
-  orFail(runtime.deviceFacts(facts));
-
-  void *handle = dlopen(library.str().c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle)
-    fail("cannot load '" + library + "': " + dlerror());
-  std::string symbol = "_mlir_ciface_" + spec.function;
-  void *function = dlsym(handle, symbol.c_str());
-  if (!function)
-    fail("'" + library + "' has no symbol '" + symbol + "'");
-
-  CudaMemory memory(runtime);
-  llvm::Expected<std::unique_ptr<DeviceBuffers>> buffers =
-      DeviceBuffers::create(spec, memory, /*keepPristine=*/false);
-  if (!buffers) {
-    std::string message = llvm::toString(buffers.takeError());
-    fail(message, memory.last.noDevice ? cuda::kNoDeviceExitCode
-                                       : cuda::kDriverErrorExitCode);
-  }
-  std::vector<void *> arguments((*buffers)->arguments().begin(),
-                                (*buffers)->arguments().end());
-  PointerCaller call = callers[arguments.size()];
-  auto callOnce = [&] { call(function, arguments.data()); };
-  double inputSeconds = startupSeconds + secondsSince(inputStart);
-
-  // The verification call; the function synchronizes its streams before it
-  // returns (gpu-to-llvm's synchronous launches), so its outputs are there.
-  auto firstCallStart = Clock::now();
-  callOnce();
-  double firstCallSeconds = secondsSince(firstCallStart);
-  if (!options.outputs.empty()) {
-    std::error_code error;
-    llvm::raw_fd_ostream stream(options.outputs, error, llvm::sys::fs::OF_None);
-    if (error)
-      fail("cannot write '" + options.outputs + "': " + error.message());
-    if (llvm::Error copyError = (*buffers)->writeOutputs(stream))
-      fail(llvm::toString(std::move(copyError)), cuda::kDriverErrorExitCode);
-    stream.close();
-    if (stream.has_error())
-      fail("cannot write '" + options.outputs + "'");
+namespace {
+/// The device, the spec's buffers on it, and the calls of one process: one
+/// candidate (runGpu) or a batch of them (runGpuBatch).
+class GpuSession {
+public:
+  GpuSession(const HarnessSpec &spec, const GpuRunOptions &options,
+             llvm::ArrayRef<PointerCaller> callers, bool keepPristine)
+      : options(options), callers(callers),
+        // The device first: a library's GPU modules load onto it when it is
+        // opened (global constructors calling mgpuModuleLoad).
+        runtime(openDevice(options.device)), memory(runtime) {
+    orFail(runtime.deviceFacts(facts));
+    llvm::Expected<std::unique_ptr<DeviceBuffers>> created =
+        DeviceBuffers::create(spec, memory, keepPristine);
+    if (!created) {
+      std::string message = llvm::toString(created.takeError());
+      fail(message, memory.last.noDevice ? cuda::kNoDeviceExitCode
+                                         : cuda::kDriverErrorExitCode);
+    }
+    buffers = std::move(*created);
+    arguments.assign(buffers->arguments().begin(), buffers->arguments().end());
   }
 
-  llvm::json::Object report{{"repetitions", int64_t(options.repetitions)},
-                            {"first_call_seconds", firstCallSeconds},
-                            {"input_seconds", inputSeconds},
-                            {"device", facts.name},
-                            {"timer", "cuda_events"}};
-  if (options.repetitions > 0) {
+  /// One attempt at `function`: the verification call (on fresh inputs
+  /// where the session keeps them), its outputs written to `outputs` unless
+  /// empty, then the warm-up and the timed repetitions.
+  llvm::json::Object attempt(void *function, llvm::StringRef outputs,
+                             bool restore) {
+    if (restore)
+      if (llvm::Error error = buffers->restoreInputs())
+        fail(llvm::toString(std::move(error)), cuda::kDriverErrorExitCode);
+    PointerCaller call = callers[arguments.size()];
+    auto callOnce = [&] { call(function, arguments.data()); };
+
+    // The verification call; the function synchronizes its streams before
+    // it returns (gpu-to-llvm's synchronous launches), so its outputs are
+    // there.
+    auto firstCallStart = Clock::now();
+    callOnce();
+    double firstCallSeconds = secondsSince(firstCallStart);
+    if (!outputs.empty()) {
+      std::error_code error;
+      llvm::raw_fd_ostream stream(outputs, error, llvm::sys::fs::OF_None);
+      if (error)
+        fail("cannot write '" + outputs + "': " + error.message());
+      if (llvm::Error copyError = buffers->writeOutputs(stream))
+        fail(llvm::toString(std::move(copyError)), cuda::kDriverErrorExitCode);
+      stream.close();
+      if (stream.has_error())
+        fail("cannot write '" + outputs + "'");
+    }
+
+    llvm::json::Object report{{"repetitions", int64_t(options.repetitions)},
+                              {"first_call_seconds", firstCallSeconds},
+                              {"device", facts.name},
+                              {"timer", "cuda_events"}};
+    if (options.repetitions == 0)
+      return report;
     CUevent start = nullptr, stop = nullptr;
     orFail(runtime.createEvent(/*timing=*/true, start));
     orFail(runtime.createEvent(/*timing=*/true, stop));
@@ -189,12 +193,98 @@ void tuner::runGpu(const HarnessSpec &spec, llvm::StringRef library,
     report["calls_per_repetition"] = int64_t(calls);
     orFail(runtime.destroyEvent(start));
     orFail(runtime.destroyEvent(stop));
+    return report;
   }
-  if (llvm::Error error = (*buffers)->release())
-    fail(llvm::toString(std::move(error)), cuda::kDriverErrorExitCode);
-  llvm::outs() << llvm::json::Value(std::move(report)) << "\n";
+
+  void release() {
+    if (llvm::Error error = buffers->release())
+      fail(llvm::toString(std::move(error)), cuda::kDriverErrorExitCode);
+  }
+
+private:
+  const GpuRunOptions &options;
+  llvm::ArrayRef<PointerCaller> callers;
+  Runtime &runtime;
+  CudaMemory memory;
+  cuda::DeviceFacts facts;
+  std::unique_ptr<DeviceBuffers> buffers;
+  std::vector<void *> arguments;
+};
+
+/// Writes one event line to stdout and flushes it: the parent reads what
+/// was written before a crash.
+void emit(llvm::json::Object event) {
+  llvm::outs() << llvm::json::Value(std::move(event)) << "\n";
   llvm::outs().flush();
+}
+} // namespace
+
+void tuner::runGpu(const HarnessSpec &spec, llvm::StringRef library,
+                   const GpuRunOptions &options,
+                   llvm::ArrayRef<PointerCaller> callers,
+                   double startupSeconds) {
+  auto inputStart = Clock::now();
+  GpuSession session(spec, options, callers, /*keepPristine=*/false);
+  void *handle = dlopen(library.str().c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle)
+    fail("cannot load '" + library + "': " + dlerror());
+  std::string symbol = "_mlir_ciface_" + spec.function;
+  void *function = dlsym(handle, symbol.c_str());
+  if (!function)
+    fail("'" + library + "' has no symbol '" + symbol + "'");
+  double inputSeconds = startupSeconds + secondsSince(inputStart);
+  llvm::json::Object report =
+      session.attempt(function, options.outputs, /*restore=*/false);
+  report["input_seconds"] = inputSeconds;
+  session.release();
+  emit(std::move(report));
   // The library stays loaded: its GPU modules unload at exit.
+}
+
+void tuner::runGpuBatch(const HarnessSpec &spec,
+                        llvm::ArrayRef<GpuCandidate> candidates,
+                        const GpuRunOptions &options,
+                        llvm::ArrayRef<PointerCaller> callers,
+                        llvm::function_ref<void(double)> armDeadline,
+                        double attemptTimeout) {
+  auto inputStart = Clock::now();
+  GpuSession session(spec, options, callers, /*keepPristine=*/true);
+  double inputSeconds = secondsSince(inputStart);
+  std::map<std::string, void *> libraries;
+  for (auto [index, candidate] : llvm::enumerate(candidates)) {
+    // Opening a library loads its GPU modules: under the deadline too.
+    emit(llvm::json::Object{{"start", int64_t(index)}, {"attempt", 0}});
+    armDeadline(attemptTimeout);
+    void *&library = libraries[candidate.library];
+    if (!library)
+      library = dlopen(candidate.library.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+      armDeadline(0);
+      emit(llvm::json::Object{{"candidate", int64_t(index)},
+                              {"error", "cannot load '" + candidate.library +
+                                            "': " + std::string(dlerror())}});
+      continue;
+    }
+    void *function = dlsym(library, candidate.symbol.c_str());
+    if (!function) {
+      armDeadline(0);
+      emit(llvm::json::Object{{"candidate", int64_t(index)},
+                              {"error", "'" + candidate.library +
+                                            "' has no symbol '" +
+                                            candidate.symbol + "'"}});
+      continue;
+    }
+    llvm::json::Object report =
+        session.attempt(function, candidate.outputs, /*restore=*/index > 0);
+    armDeadline(0);
+    report["candidate"] = int64_t(index);
+    report["attempt"] = 0;
+    if (index == 0)
+      report["input_seconds"] = inputSeconds;
+    emit(std::move(report));
+  }
+  session.release();
+  // Libraries stay loaded: their GPU modules unload at exit.
 }
 
 void tuner::queryGpu(int device) {

@@ -15,6 +15,7 @@
 #include "tuner/Measure/Harness.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
@@ -41,6 +42,27 @@ struct GpuRunOptions {
 void runGpu(const HarnessSpec &spec, llvm::StringRef library,
             const GpuRunOptions &options, llvm::ArrayRef<PointerCaller> callers,
             double startupSeconds);
+
+/// One candidate of a GPU batch: the symbol to call, the shared object that
+/// holds it, and its outputs file.
+struct GpuCandidate {
+  std::string symbol, library, outputs;
+};
+
+/// Runs a batch in one process with the CPU batch's protocol (see
+/// tuner-run.cpp): the device and the inputs once, then per candidate a
+/// {"start": K, "attempt": 0} line, its library opened (its GPU modules
+/// loaded) and its attempt under `armDeadline(attemptTimeout)` (0 disarms),
+/// on the inputs restored on the device, and its report with "candidate": K
+/// (or "candidate": K and "error" when it cannot be loaded). GPU timings
+/// are not retried for foreign load: other processes' CPU time does not
+/// disturb CUDA event timings the way it disturbs CPU timings.
+void runGpuBatch(const HarnessSpec &spec,
+                 llvm::ArrayRef<GpuCandidate> candidates,
+                 const GpuRunOptions &options,
+                 llvm::ArrayRef<PointerCaller> callers,
+                 llvm::function_ref<void(double)> armDeadline,
+                 double attemptTimeout);
 
 /// Prints the Target JSON of kind "gpu" for device `device`: the host's CPU
 /// fields (Target::host()) and the device's facts.

@@ -29,7 +29,9 @@
 //
 // With --gpu [--device N] (builds with TUNER_ENABLE_CUDA) the function runs
 // on a GPU: the same inputs on device buffers, calls timed with CUDA events
-// (GpuHarness.cpp); --query-gpu prints the device's target description.
+// (GpuHarness.cpp), and --batch works there too (the device and inputs
+// once; no retries for foreign load); --query-gpu prints the device's target
+// description.
 //
 // Crashes, hangs and runaway allocations are the parent's to classify: this
 // process only has to die or exit non-zero with a message on stderr; in a
@@ -476,8 +478,6 @@ int main(int argc, char **argv) {
          "CUDA toolkit and TUNER_ENABLE_CUDA=ON)");
 #endif
   }
-  if (gpu && batch)
-    fail("--gpu runs one candidate per process: --batch is for the CPU");
   if (positional.size() != (batch ? 1u : 2u))
     fail(batch ? "with --batch, give the spec only: tuner-run --batch LIST "
                  "<spec.json>"
@@ -507,6 +507,24 @@ int main(int argc, char **argv) {
       fail("cannot pin to core " + llvm::Twine(pinCore.getValue()));
   }
 
+  if (batch && gpu) {
+#ifdef TUNER_ENABLE_CUDA
+    std::vector<GpuCandidate> candidates;
+    for (const Candidate &candidate : readBatch(batchPath))
+      candidates.push_back(
+          {candidate.symbol, candidate.library, candidate.outputs});
+    struct sigaction action = {};
+    action.sa_handler = onAttemptTimeout;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGALRM, &action, nullptr);
+    runGpuBatch(*spec, candidates, {gpuDevice, repetitions, minTime, ""},
+                callers, armDeadline, attemptTimeout);
+    return 0;
+#else
+    fail("--gpu: tuner-run was built without CUDA (configure with the CUDA "
+         "toolkit and TUNER_ENABLE_CUDA=ON)");
+#endif
+  }
   if (batch) {
     std::vector<Candidate> candidates = readBatch(batchPath);
     runBatch(*spec, candidates);
