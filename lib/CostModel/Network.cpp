@@ -719,6 +719,13 @@ enum Slot : size_t {
 };
 } // namespace
 
+/// Sets every column of `m` to `column` (what replicate does, without an
+/// integer division per entry).
+template <typename M, typename V> static void setColumns(M &&m, const V &column) {
+  for (Eigen::Index j = 0; j < m.cols(); ++j)
+    m.col(j) = column;
+}
+
 template <typename T>
 typename Network<T>::MatrixMap
 Network<T>::Workspace::get(size_t slot, Eigen::Index rows, Eigen::Index cols) {
@@ -740,7 +747,7 @@ Network<T>::inferMLP(const MLP &mlp, Workspace &ws, size_t &slot,
       MatrixMap in = ws.get(slot, layer.weight.cols(), cols);
       slot ^= 1;
       new (&a) MatrixMap(ws.get(slot, layer.weight.rows(), cols));
-      a = layer.bias.replicate(1, cols);
+      setColumns(a, layer.bias.col(0));
       a.noalias() += layer.weight * in;
     }
     if (mlp.linearOutput && l + 1 == mlp.layers.size())
@@ -778,8 +785,28 @@ void Network<T>::inferProjection(const LSTM &cell, const In &x, Out &&out,
                                  bool first) const {
   Eigen::Index rows = (first ? 3 : 4) * shape.embedding;
   auto top = out.topRows(rows);
-  top = cell.bias.topRows(rows).replicate(1, x.cols());
+  setColumns(top, cell.bias.col(0).head(rows));
   top.noalias() += cell.inputWeight.topRows(rows) * x;
+}
+
+template <typename T>
+void Network<T>::firstStep(const MatrixMap &projections,
+                           llvm::ArrayRef<unsigned> columns, size_t stride,
+                           MatrixMap &h, MatrixMap &c) const {
+  Eigen::Index e = shape.embedding;
+  auto sigmoidOf = [](auto rows) {
+    return ((-rows.array()).exp() + T(1)).inverse();
+  };
+  // What inferStep computes on the gathered columns with `first`, read in
+  // place: gates i, g, o of column s are its projection's top three
+  // quarters.
+  for (Eigen::Index s = 0; s < h.cols(); ++s) {
+    auto gates = projections.col(columns[size_t(s) * stride]);
+    c.col(s) = (sigmoidOf(gates.head(e)) * gates.segment(e, e).array().tanh())
+                   .matrix();
+    h.col(s) = (sigmoidOf(gates.segment(2 * e, e)) * c.col(s).array().tanh())
+                   .matrix();
+  }
 }
 
 template <typename T>
@@ -835,13 +862,15 @@ Network<T>::inferLogits(const InferenceBatch &batch, const Matrix &referencePre,
     MatrixMap h = ws.get(kHidden, e, count), c = ws.get(kCell, e, count);
     slot = kPingPong;
     MatrixMap mergePre = ws.get(slot, mergeFirst.weight.rows(), count);
-    mergePre = mergeFirst.bias.replicate(1, count);
+    setColumns(mergePre, mergeFirst.bias.col(0));
     for (size_t t = 0; t < k; ++t) {
-      Eigen::Index rows = (t == 0 ? 3 : 4) * e;
+      if (t == 0) {
+        firstStep(projections, node.computations, k, h, c);
+        continue;
+      }
       for (Eigen::Index s = 0; s < count; ++s)
-        gates.col(s).head(rows) =
-            projections.col(node.computations[s * k + t]).head(rows);
-      inferStep(inferenceComputationLSTM, gates, h, c, t == 0);
+        gates.col(s) = projections.col(node.computations[s * k + t]);
+      inferStep(inferenceComputationLSTM, gates, h, c, /*first=*/false);
     }
     if (k)
       mergePre.noalias() += mergeFirst.weight.leftCols(e) * h;
@@ -849,11 +878,13 @@ Network<T>::inferLogits(const InferenceBatch &batch, const Matrix &referencePre,
       MatrixMap childProjections = ws.get(
           kFirstNodeSlot + size_t(treeNode.loops[t]), 4 * e,
           batch.nodes[treeNode.loops[t]].count);
-      Eigen::Index rows = (t == 0 ? 3 : 4) * e;
+      if (t == 0) {
+        firstStep(childProjections, node.children, l, h, c);
+        continue;
+      }
       for (Eigen::Index s = 0; s < count; ++s)
-        gates.col(s).head(rows) =
-            childProjections.col(node.children[s * l + t]).head(rows);
-      inferStep(inferenceLoopLSTM, gates, h, c, t == 0);
+        gates.col(s) = childProjections.col(node.children[s * l + t]);
+      inferStep(inferenceLoopLSTM, gates, h, c, /*first=*/false);
     }
     if (l)
       mergePre.noalias() += mergeFirst.weight.rightCols(e) * h;

@@ -139,6 +139,45 @@ void onePass(unsigned networks, bool endToEnd) {
   std::printf("mean prediction %.6g\n", sum / double(configs.size()));
 }
 
+/// The shipped model (models/cpu-default.model.json: an ensemble of four
+/// networks) as the search uses it: a predictor for the program, then
+/// configs -> plans -> features -> batch -> ensemble -> predictions, on
+/// the 4096 candidates of the fill + matmul above. `rounds` timed rounds;
+/// prints the fastest and the median.
+void shippedModel(unsigned rounds) {
+  llvm::Expected<CostModel> model = CostModel::load(TUNER_SHIPPED_MODEL);
+  ASSERT_TRUE(bool(model)) << llvm::toString(model.takeError());
+  ProgramTree tree = fillMatmul(256, 256, 256);
+  Space space = spaceOf(tree);
+  std::vector<Config> configs = randomConfigs(space, 4096, 1);
+  std::vector<double> times;
+  double sum = 0;
+  for (unsigned round = 0; round < rounds; ++round) {
+    auto start = std::chrono::steady_clock::now();
+    llvm::Expected<CostModel::ProgramPredictor> predictor =
+        model->forProgram(tree, space);
+    ASSERT_TRUE(bool(predictor));
+    llvm::Expected<std::vector<double>> all = predictor->predict(configs);
+    ASSERT_TRUE(bool(all));
+    times.push_back(seconds(start));
+    sum = 0;
+    for (double p : *all)
+      sum += p;
+  }
+  llvm::sort(times);
+  std::printf("shipped model (%zu networks), %zu candidates, with feature "
+              "extraction: %.0f predictions/s fastest, %.0f median of %u "
+              "(mean prediction %.6g)\n",
+              model->ensembleSize(), configs.size(),
+              configs.size() / times.front(),
+              configs.size() / times[times.size() / 2], rounds,
+              sum / double(configs.size()));
+}
+
+TEST(CostModelBenchmark, DISABLED_ShippedModel) { shippedModel(9); }
+/// Many rounds, for profiles in which drawing the configs is negligible.
+TEST(CostModelBenchmark, DISABLED_ShippedModelProfile) { shippedModel(40); }
+
 TEST(CostModelBenchmark, DISABLED_OnePassEndToEnd1) { onePass(1, true); }
 TEST(CostModelBenchmark, DISABLED_OnePassEndToEnd4) { onePass(4, true); }
 TEST(CostModelBenchmark, DISABLED_OnePassNetwork1) { onePass(1, false); }
