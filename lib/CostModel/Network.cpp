@@ -731,7 +731,7 @@ typename Network<T>::MatrixMap
 Network<T>::Workspace::get(size_t slot, Eigen::Index rows, Eigen::Index cols) {
   if (buffers.size() <= slot)
     buffers.resize(slot + 1); // Moves the vectors, not their elements.
-  std::vector<T> &buffer = buffers[slot];
+  auto &buffer = buffers[slot];
   if (buffer.size() < size_t(rows * cols))
     buffer.resize(size_t(rows * cols));
   return MatrixMap(buffer.data(), rows, cols);
@@ -820,13 +820,34 @@ Network<T>::inferLogits(const InferenceBatch &batch, const Matrix &referencePre,
   // pre-activation plus the columns of the differences.
   Eigen::Index columns = Eigen::Index(batch.columnComputation.size());
   size_t slot = kPingPong;
-  MatrixMap first = ws.get(slot, sparseInput.weight.rows(), columns);
+  Eigen::Index rows = sparseInput.weight.rows();
+  MatrixMap first = ws.get(slot, rows, columns);
+  // Blocks of rows kept in registers across the column's differences (the
+  // same sums, in the same order, as adding weight columns to the column).
+  constexpr Eigen::Index kBlock = 32;
+  using Block = Eigen::Matrix<T, kBlock, 1>;
   for (Eigen::Index u = 0; u < columns; ++u) {
-    auto column = first.col(u);
-    column = referencePre.col(batch.columnComputation[u]);
-    for (uint32_t k = batch.columnStart[u]; k < batch.columnStart[u + 1]; ++k)
-      column.noalias() +=
-          T(batch.diffValue[k]) * sparseInput.weight.col(batch.diffIndex[k]);
+    const T *reference = referencePre.col(batch.columnComputation[u]).data();
+    T *out = first.col(u).data();
+    uint32_t begin = batch.columnStart[u], end = batch.columnStart[u + 1];
+    Eigen::Index r = 0;
+    for (; r + kBlock <= rows; r += kBlock) {
+      Block sum = Eigen::Map<const Block>(reference + r);
+      for (uint32_t k = begin; k < end; ++k)
+        sum.noalias() +=
+            T(batch.diffValue[k]) *
+            Eigen::Map<const Block>(sparseInput.weight.col(batch.diffIndex[k])
+                                        .data() +
+                                    r);
+      Eigen::Map<Block>(out + r) = sum;
+    }
+    if (r == rows)
+      continue;
+    auto tail = first.col(u).tail(rows - r);
+    tail = referencePre.col(batch.columnComputation[u]).tail(rows - r);
+    for (uint32_t k = begin; k < end; ++k)
+      tail.noalias() += T(batch.diffValue[k]) *
+                        sparseInput.weight.col(batch.diffIndex[k]).tail(rows - r);
   }
   MatrixMap embeddings =
       inferMLP(computation, ws, slot, columns, /*firstGiven=*/true);

@@ -177,6 +177,8 @@ void shippedModel(unsigned rounds) {
 TEST(CostModelBenchmark, DISABLED_ShippedModel) { shippedModel(9); }
 /// Many rounds, for profiles in which drawing the configs is negligible.
 TEST(CostModelBenchmark, DISABLED_ShippedModelProfile) { shippedModel(40); }
+/// One round, for instruction counts (see the header).
+TEST(CostModelBenchmark, DISABLED_ShippedModelOnce) { shippedModel(1); }
 
 TEST(CostModelBenchmark, DISABLED_OnePassEndToEnd1) { onePass(1, true); }
 TEST(CostModelBenchmark, DISABLED_OnePassEndToEnd4) { onePass(4, true); }
