@@ -639,9 +639,11 @@ InferenceBatch::InferenceBatch(const ProgramFeatures &reference,
   columnStart.push_back(0);
   // Computation by computation: the distinct vectors of computation c are
   // [computationStart[c], computationStart[c + 1]).
+  std::vector<double> referenceTransformed;
   for (unsigned c = 0; c < computations; ++c) {
     computationStart.push_back(unsigned(columnComputation.size()));
     const float *r = reference.values.data() + size_t(c) * f;
+    referenceTransformed.assign(f, std::nan(""));
     for (size_t b = 0; b < samples; ++b) {
       size_t j = b * computations + c;
       llvm::ArrayRef<uint32_t> key = keyOf(j);
@@ -655,8 +657,12 @@ InferenceBatch::InferenceBatch(const ProgramFeatures &reference,
         unsigned index = key[k];
         float x = llvm::bit_cast<float>(key[k + 1]);
         diffIndex.push_back(index);
-        diffValue.push_back(float(transformed<double>(index, x) -
-                                  transformed<double>(index, r[index])));
+        // The reference's transformed entry, once per computation and
+        // entry (the same value transformed<double> gives).
+        double &base = referenceTransformed[index];
+        if (std::isnan(base))
+          base = transformed<double>(index, r[index]);
+        diffValue.push_back(float(transformed<double>(index, x) - base));
       }
       columnStart.push_back(uint32_t(diffIndex.size()));
     }

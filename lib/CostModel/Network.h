@@ -237,9 +237,7 @@ public:
     MatrixMap get(size_t slot, Eigen::Index rows, Eigen::Index cols);
 
   private:
-    /// Aligned for the widest vectors, so that columns whose size is a
-    /// multiple of 16 start aligned (no scalar peeling in Eigen's loops).
-    std::vector<std::vector<T, Eigen::aligned_allocator<T>>> buffers;
+    std::vector<std::vector<T>> buffers;
   };
   /// The regression's raw outputs (1 x batch.size()) for `batch`, whose
   /// reference's first-layer pre-activations are `referencePre`: what
