@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Sequence.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/xxhash.h"
@@ -181,7 +182,9 @@ float tuner::transformFeature(unsigned index, double value) {
 //===----------------------------------------------------------------------===//
 
 uint64_t FeatureTree::hash() const {
-  std::vector<uint64_t> words;
+  // On the stack for trees of a few dozen nodes (one call per scored
+  // schedule).
+  llvm::SmallVector<uint64_t, 128> words;
   words.push_back(numComputations);
   words.push_back(nodes.size());
   for (const Node &node : nodes) {

@@ -639,9 +639,11 @@ InferenceBatch::InferenceBatch(const ProgramFeatures &reference,
   columnStart.push_back(0);
   // Computation by computation: the distinct vectors of computation c are
   // [computationStart[c], computationStart[c + 1]).
+  std::vector<double> referenceTransformed;
   for (unsigned c = 0; c < computations; ++c) {
     computationStart.push_back(unsigned(columnComputation.size()));
     const float *r = reference.values.data() + size_t(c) * f;
+    referenceTransformed.assign(f, std::nan(""));
     for (size_t b = 0; b < samples; ++b) {
       size_t j = b * computations + c;
       llvm::ArrayRef<uint32_t> key = keyOf(j);
@@ -655,8 +657,12 @@ InferenceBatch::InferenceBatch(const ProgramFeatures &reference,
         unsigned index = key[k];
         float x = llvm::bit_cast<float>(key[k + 1]);
         diffIndex.push_back(index);
-        diffValue.push_back(float(transformed<double>(index, x) -
-                                  transformed<double>(index, r[index])));
+        // The reference's transformed entry, once per computation and
+        // entry (the same value transformed<double> gives).
+        double &base = referenceTransformed[index];
+        if (std::isnan(base))
+          base = transformed<double>(index, r[index]);
+        diffValue.push_back(float(transformed<double>(index, x) - base));
       }
       columnStart.push_back(uint32_t(diffIndex.size()));
     }
@@ -719,12 +725,19 @@ enum Slot : size_t {
 };
 } // namespace
 
+/// Sets every column of `m` to `column` (what replicate does, without an
+/// integer division per entry).
+template <typename M, typename V> static void setColumns(M &&m, const V &column) {
+  for (Eigen::Index j = 0; j < m.cols(); ++j)
+    m.col(j) = column;
+}
+
 template <typename T>
 typename Network<T>::MatrixMap
 Network<T>::Workspace::get(size_t slot, Eigen::Index rows, Eigen::Index cols) {
   if (buffers.size() <= slot)
     buffers.resize(slot + 1); // Moves the vectors, not their elements.
-  std::vector<T> &buffer = buffers[slot];
+  auto &buffer = buffers[slot];
   if (buffer.size() < size_t(rows * cols))
     buffer.resize(size_t(rows * cols));
   return MatrixMap(buffer.data(), rows, cols);
@@ -740,7 +753,7 @@ Network<T>::inferMLP(const MLP &mlp, Workspace &ws, size_t &slot,
       MatrixMap in = ws.get(slot, layer.weight.cols(), cols);
       slot ^= 1;
       new (&a) MatrixMap(ws.get(slot, layer.weight.rows(), cols));
-      a = layer.bias.replicate(1, cols);
+      setColumns(a, layer.bias.col(0));
       a.noalias() += layer.weight * in;
     }
     if (mlp.linearOutput && l + 1 == mlp.layers.size())
@@ -778,8 +791,28 @@ void Network<T>::inferProjection(const LSTM &cell, const In &x, Out &&out,
                                  bool first) const {
   Eigen::Index rows = (first ? 3 : 4) * shape.embedding;
   auto top = out.topRows(rows);
-  top = cell.bias.topRows(rows).replicate(1, x.cols());
+  setColumns(top, cell.bias.col(0).head(rows));
   top.noalias() += cell.inputWeight.topRows(rows) * x;
+}
+
+template <typename T>
+void Network<T>::firstStep(const MatrixMap &projections,
+                           llvm::ArrayRef<unsigned> columns, size_t stride,
+                           MatrixMap &h, MatrixMap &c) const {
+  Eigen::Index e = shape.embedding;
+  auto sigmoidOf = [](auto rows) {
+    return ((-rows.array()).exp() + T(1)).inverse();
+  };
+  // What inferStep computes on the gathered columns with `first`, read in
+  // place: gates i, g, o of column s are its projection's top three
+  // quarters.
+  for (Eigen::Index s = 0; s < h.cols(); ++s) {
+    auto gates = projections.col(columns[size_t(s) * stride]);
+    c.col(s) = (sigmoidOf(gates.head(e)) * gates.segment(e, e).array().tanh())
+                   .matrix();
+    h.col(s) = (sigmoidOf(gates.segment(2 * e, e)) * c.col(s).array().tanh())
+                   .matrix();
+  }
 }
 
 template <typename T>
@@ -793,13 +826,34 @@ Network<T>::inferLogits(const InferenceBatch &batch, const Matrix &referencePre,
   // pre-activation plus the columns of the differences.
   Eigen::Index columns = Eigen::Index(batch.columnComputation.size());
   size_t slot = kPingPong;
-  MatrixMap first = ws.get(slot, sparseInput.weight.rows(), columns);
+  Eigen::Index rows = sparseInput.weight.rows();
+  MatrixMap first = ws.get(slot, rows, columns);
+  // Blocks of rows kept in registers across the column's differences (the
+  // same sums, in the same order, as adding weight columns to the column).
+  constexpr Eigen::Index kBlock = 32;
+  using Block = Eigen::Matrix<T, kBlock, 1>;
   for (Eigen::Index u = 0; u < columns; ++u) {
-    auto column = first.col(u);
-    column = referencePre.col(batch.columnComputation[u]);
-    for (uint32_t k = batch.columnStart[u]; k < batch.columnStart[u + 1]; ++k)
-      column.noalias() +=
-          T(batch.diffValue[k]) * sparseInput.weight.col(batch.diffIndex[k]);
+    const T *reference = referencePre.col(batch.columnComputation[u]).data();
+    T *out = first.col(u).data();
+    uint32_t begin = batch.columnStart[u], end = batch.columnStart[u + 1];
+    Eigen::Index r = 0;
+    for (; r + kBlock <= rows; r += kBlock) {
+      Block sum = Eigen::Map<const Block>(reference + r);
+      for (uint32_t k = begin; k < end; ++k)
+        sum.noalias() +=
+            T(batch.diffValue[k]) *
+            Eigen::Map<const Block>(sparseInput.weight.col(batch.diffIndex[k])
+                                        .data() +
+                                    r);
+      Eigen::Map<Block>(out + r) = sum;
+    }
+    if (r == rows)
+      continue;
+    auto tail = first.col(u).tail(rows - r);
+    tail = referencePre.col(batch.columnComputation[u]).tail(rows - r);
+    for (uint32_t k = begin; k < end; ++k)
+      tail.noalias() += T(batch.diffValue[k]) *
+                        sparseInput.weight.col(batch.diffIndex[k]).tail(rows - r);
   }
   MatrixMap embeddings =
       inferMLP(computation, ws, slot, columns, /*firstGiven=*/true);
@@ -835,13 +889,15 @@ Network<T>::inferLogits(const InferenceBatch &batch, const Matrix &referencePre,
     MatrixMap h = ws.get(kHidden, e, count), c = ws.get(kCell, e, count);
     slot = kPingPong;
     MatrixMap mergePre = ws.get(slot, mergeFirst.weight.rows(), count);
-    mergePre = mergeFirst.bias.replicate(1, count);
+    setColumns(mergePre, mergeFirst.bias.col(0));
     for (size_t t = 0; t < k; ++t) {
-      Eigen::Index rows = (t == 0 ? 3 : 4) * e;
+      if (t == 0) {
+        firstStep(projections, node.computations, k, h, c);
+        continue;
+      }
       for (Eigen::Index s = 0; s < count; ++s)
-        gates.col(s).head(rows) =
-            projections.col(node.computations[s * k + t]).head(rows);
-      inferStep(inferenceComputationLSTM, gates, h, c, t == 0);
+        gates.col(s) = projections.col(node.computations[s * k + t]);
+      inferStep(inferenceComputationLSTM, gates, h, c, /*first=*/false);
     }
     if (k)
       mergePre.noalias() += mergeFirst.weight.leftCols(e) * h;
@@ -849,11 +905,13 @@ Network<T>::inferLogits(const InferenceBatch &batch, const Matrix &referencePre,
       MatrixMap childProjections = ws.get(
           kFirstNodeSlot + size_t(treeNode.loops[t]), 4 * e,
           batch.nodes[treeNode.loops[t]].count);
-      Eigen::Index rows = (t == 0 ? 3 : 4) * e;
+      if (t == 0) {
+        firstStep(childProjections, node.children, l, h, c);
+        continue;
+      }
       for (Eigen::Index s = 0; s < count; ++s)
-        gates.col(s).head(rows) =
-            childProjections.col(node.children[s * l + t]).head(rows);
-      inferStep(inferenceLoopLSTM, gates, h, c, t == 0);
+        gates.col(s) = childProjections.col(node.children[s * l + t]);
+      inferStep(inferenceLoopLSTM, gates, h, c, /*first=*/false);
     }
     if (l)
       mergePre.noalias() += mergeFirst.weight.rightCols(e) * h;

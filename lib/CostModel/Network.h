@@ -284,6 +284,11 @@ private:
   /// (then only the top three quarters of `gates` are read).
   void inferStep(const LSTM &cell, MatrixMap &gates, MatrixMap &h,
                  MatrixMap &c, bool first) const;
+  /// inferStep from the zero state on gathered columns, reading them in
+  /// place: column s of `h` and `c` from the input projection in column
+  /// columns[s * stride] of `projections`.
+  void firstStep(const MatrixMap &projections, llvm::ArrayRef<unsigned> columns,
+                 size_t stride, MatrixMap &h, MatrixMap &c) const;
   /// inferLogits' input projection of `x` by `cell` (an inference copy)
   /// into `out`: every gate, or (`first`) the top three quarters, gates i,
   /// g, o, only.

@@ -17,6 +17,13 @@
 // --toggle-collect='tuner::CostModel::predict(tuner::ProgramFeatures*' and
 // ...OnePassNetwork4).
 //
+// The DISABLED_ShippedModel test scores them with the shipped model
+// (models/cpu-default.model.json) as the search does, from configs, and
+// again with the configs' plans taken from a PlanCache (the search plans
+// every candidate once for its schedule hash before the model sees it).
+// Pin it to one core: taskset -c 0 CostModelTests
+// --gtest_also_run_disabled_tests --gtest_filter='*ShippedModel'.
+//
 //===----------------------------------------------------------------------===//
 
 #include "CostModelImpl.h"
@@ -138,6 +145,67 @@ void onePass(unsigned networks, bool endToEnd) {
   }
   std::printf("mean prediction %.6g\n", sum / double(configs.size()));
 }
+
+/// The shipped model (models/cpu-default.model.json: an ensemble of four
+/// networks) as the search uses it: a predictor for the program, then
+/// configs -> plans -> features -> batch -> ensemble -> predictions, on
+/// the 4096 candidates of the fill + matmul above. `rounds` timed rounds;
+/// prints the fastest and the median.
+void shippedModel(unsigned rounds) {
+  llvm::Expected<CostModel> model = CostModel::load(TUNER_SHIPPED_MODEL);
+  ASSERT_TRUE(bool(model)) << llvm::toString(model.takeError());
+  ProgramTree tree = fillMatmul(256, 256, 256);
+  Space space = spaceOf(tree);
+  std::vector<Config> configs = randomConfigs(space, 4096, 1);
+  std::vector<double> times;
+  double sum = 0;
+  for (unsigned round = 0; round < rounds; ++round) {
+    auto start = std::chrono::steady_clock::now();
+    llvm::Expected<CostModel::ProgramPredictor> predictor =
+        model->forProgram(tree, space);
+    ASSERT_TRUE(bool(predictor));
+    llvm::Expected<std::vector<double>> all = predictor->predict(configs);
+    ASSERT_TRUE(bool(all));
+    times.push_back(seconds(start));
+    sum = 0;
+    for (double p : *all)
+      sum += p;
+  }
+  // The search plans each config once, for its schedule hash, before the
+  // model scores it (ProgramSearch: a PlanCache that the predictor uses).
+  PlanCache plans(tree, space);
+  for (const Config &config : configs)
+    ASSERT_TRUE(bool(plans.get(config)));
+  std::vector<double> cachedTimes;
+  for (unsigned round = 0; round < rounds; ++round) {
+    auto start = std::chrono::steady_clock::now();
+    llvm::Expected<CostModel::ProgramPredictor> predictor =
+        model->forProgram(tree, space);
+    ASSERT_TRUE(bool(predictor));
+    predictor->usePlans(plans);
+    llvm::Expected<std::vector<double>> all = predictor->predict(configs);
+    ASSERT_TRUE(bool(all));
+    cachedTimes.push_back(seconds(start));
+  }
+  llvm::sort(times);
+  llvm::sort(cachedTimes);
+  std::printf("shipped model (%zu networks), %zu candidates, with feature "
+              "extraction: %.0f predictions/s fastest, %.0f median of %u "
+              "(mean prediction %.6g); plans cached (the search's path): "
+              "%.0f fastest, %.0f median\n",
+              model->ensembleSize(), configs.size(),
+              configs.size() / times.front(),
+              configs.size() / times[times.size() / 2], rounds,
+              sum / double(configs.size()),
+              configs.size() / cachedTimes.front(),
+              configs.size() / cachedTimes[cachedTimes.size() / 2]);
+}
+
+TEST(CostModelBenchmark, DISABLED_ShippedModel) { shippedModel(9); }
+/// Many rounds, for profiles in which drawing the configs is negligible.
+TEST(CostModelBenchmark, DISABLED_ShippedModelProfile) { shippedModel(40); }
+/// One round each way, for instruction counts (see the header).
+TEST(CostModelBenchmark, DISABLED_ShippedModelOnce) { shippedModel(1); }
 
 TEST(CostModelBenchmark, DISABLED_OnePassEndToEnd1) { onePass(1, true); }
 TEST(CostModelBenchmark, DISABLED_OnePassEndToEnd4) { onePass(4, true); }

@@ -5,13 +5,19 @@
 // must predict what the training's forward pass predicts, one schedule at a
 // time, up to float rounding: on a tree with every kind of node, and through
 // CostModel::predict on programs with fusion, several computations and
-// several tree shapes.
+// several tree shapes. The shipped model's predictions through the
+// predictor (what the search calls) agree with the training's forward pass
+// on real programs of the held-out set.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CostModelImpl.h"
 
 #include "TestPrograms.h"
+
+#include "tuner/CostModel/Dataset.h"
+
+#include "llvm/Support/MemoryBuffer.h"
 
 #include "gtest/gtest.h"
 
@@ -245,6 +251,100 @@ TEST(InferenceTest, PredictionsAgreeWithForwardOnPrograms) {
           << "config " << i;
     }
   }
+}
+
+/// The programs of test/Unit/CostModel/Inputs/heldout-programs.jsonl (five
+/// programs of data/2026-11-24-znver4-2c/heldout-s3031.tar.xz: linalg and
+/// affine, fusion, reductions, a stencil, a convolution).
+std::vector<ProgramRecord> heldoutPrograms() {
+  std::vector<ProgramRecord> programs;
+  auto buffer = llvm::MemoryBuffer::getFile(TUNER_TEST_INPUTS
+                                            "/heldout-programs.jsonl");
+  EXPECT_TRUE(bool(buffer)) << buffer.getError().message();
+  if (!buffer)
+    return programs;
+  llvm::SmallVector<llvm::StringRef> lines;
+  (*buffer)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef line : lines) {
+    llvm::Expected<llvm::json::Value> json = llvm::json::parse(line);
+    EXPECT_TRUE(bool(json)) << llvm::toString(json.takeError());
+    if (!json)
+      continue;
+    llvm::Expected<ProgramRecord> program = programFromJSON(*json);
+    EXPECT_TRUE(bool(program)) << llvm::toString(program.takeError());
+    if (program)
+      programs.push_back(std::move(*program));
+  }
+  return programs;
+}
+
+/// The fast path (ProgramPredictor: plans, features, InferenceBatch, the
+/// networks' inferLogits) against the straightforward one (each config
+/// planned and extracted alone, each network's training forward pass on
+/// the standardized dense vectors of one schedule, unprepared), with the
+/// shipped model on real programs and configs drawn from their spaces.
+TEST(InferenceTest, ShippedModelAgreesWithForwardOnRealPrograms) {
+  llvm::Expected<CostModel> model = CostModel::load(TUNER_SHIPPED_MODEL);
+  ASSERT_TRUE(bool(model)) << llvm::toString(model.takeError());
+  const CostModel::Impl &impl = model->getImpl();
+  ASSERT_GE(impl.networks.size(), 1u);
+  // Copies without the inference preparation: forwardLogits then takes the
+  // training's path (standardization, every entry of the vectors).
+  std::vector<Network<float>> straight;
+  for (const Network<float> &network : impl.networks) {
+    ASSERT_TRUE(network.isPreparedForInference());
+    straight.push_back(network);
+    straight.back().setInputNormalization(network.getInputNormalization());
+    ASSERT_FALSE(straight.back().isPreparedForInference());
+  }
+  std::vector<ProgramRecord> programs = heldoutPrograms();
+  ASSERT_EQ(programs.size(), 5u);
+  size_t compared = 0;
+  for (const ProgramRecord &program : programs) {
+    SCOPED_TRACE(program.id);
+    FeatureExtractor extractor =
+        cantFail(FeatureExtractor::create(program.tree));
+    // Configs in the space that can be planned (e.g. not an im2col tiling
+    // that cuts its copy across a loop).
+    std::vector<Config> configs;
+    for (Config &config : randomConfigs(program.space, 200, 11)) {
+      llvm::Expected<ProgramFeatures> f =
+          extractor.extract(program.space, config);
+      if (!f)
+        llvm::consumeError(f.takeError());
+      else
+        configs.push_back(std::move(config));
+    }
+    ASSERT_GE(configs.size(), 50u);
+    // Repeated configs, and the untransformed schedule itself.
+    configs.insert(configs.end(), configs.begin(), configs.begin() + 20);
+    configs.push_back(program.space.defaultConfig());
+    llvm::Expected<CostModel::ProgramPredictor> predictor =
+        model->forProgram(program.tree, program.space);
+    ASSERT_TRUE(bool(predictor)) << llvm::toString(predictor.takeError());
+    llvm::Expected<std::vector<double>> fast = predictor->predict(configs);
+    ASSERT_TRUE(bool(fast)) << llvm::toString(fast.takeError());
+    ASSERT_EQ(fast->size(), configs.size());
+
+    ProgramFeatures reference = cantFail(
+        extractor.extract(program.space, program.space.defaultConfig()));
+    for (size_t i = 0; i < configs.size(); ++i) {
+      ProgramFeatures schedule =
+          cantFail(extractor.extract(program.space, configs[i]));
+      double logSum = 0;
+      for (const Network<float> &network : straight)
+        logSum += std::log(double(
+            Network<float>::relativeSpeedups(
+                Matrix::Constant(1, 1, straightLogit(network, schedule)),
+                straightLogit(network, reference))(0, 0)));
+      double expected = std::exp(logSum / double(straight.size()));
+      EXPECT_NEAR((*fast)[i], expected, kTolerance * expected)
+          << "config " << i;
+      ++compared;
+    }
+    EXPECT_NEAR(fast->back(), 1.0, kTolerance);
+  }
+  EXPECT_GE(compared, 500u);
 }
 
 } // namespace
