@@ -14,7 +14,7 @@ using namespace tuner;
 namespace {
 
 /// Largest block tile offered per loop.
-constexpr int64_t kMaxBlockTile = 1024;
+constexpr int64_t kMaxBlockTile = 512;
 /// Largest reduction tile offered (besides the whole loop).
 constexpr int64_t kMaxReductionTile = 64;
 /// Thread tiles offered (those that divide the extent).
@@ -264,6 +264,13 @@ private:
     std::vector<std::pair<std::string, std::string>> vectorRules;
     for (auto [operand, access] : llvm::enumerate(inputs)) {
       if (access->matrix.empty() || !access->isAffine)
+        continue;
+      // Reads at constant offsets (a stencil's shifted neighbours) are not
+      // promoted: their copies did not distribute over the threads in the
+      // space's property test (--tuner-check-space).
+      if (llvm::any_of(access->matrix, [](const std::vector<int64_t> &row) {
+            return !row.empty() && row.back() != 0;
+          }))
         continue;
       unsigned bytes =
           elementTypeBytes(tree.buffers[access->bufferId].elementType);
