@@ -642,6 +642,12 @@ bool CostModel::describes(ParamRole role) {
   // (No feature says how a convolution is computed: the execution step
   // measures per conv stratum.)
   case ParamRole::Convolution:
+  // The model is CPU-only: GPU spaces are searched by measurement.
+  case ParamRole::GpuBlockTile:
+  case ParamRole::GpuThreadTile:
+  case ParamRole::GpuReductionTile:
+  case ParamRole::GpuPromote:
+  case ParamRole::GpuVectorWidth:
     return false;
   }
   return false;

@@ -323,7 +323,7 @@ void TunerAutotunePass::tune(ModuleOp module, TunableFunction &tunable,
   options.database = database;
   // Records are keyed by the function as it is in the user's module.
   options.workloadOf = func;
-  if (seeds > 0 && spaceTarget)
+  if (seeds > 0 && spaceTarget && !spaceTarget->isGpu())
     options.seeds =
         analyticConfigs(tunable.tree, tunable.space, *spaceTarget, seeds);
   bool interactive = llvm::errs().is_displayed();
@@ -607,6 +607,26 @@ void TunerAutotunePass::runOnOperation() {
   if (failed(hostTarget))
     return signalPassFailure();
   spaceTarget = *hostTarget;
+  if (hostTarget->isGpu()) {
+    // GPU spaces are searched by measurement (the cost model is CPU-only):
+    // bo by default, and the strategies that rank with the model refused.
+    if (!strategy.hasValue())
+      strategy = "bo";
+    llvm::Expected<const StrategyInfo &> chosen = findStrategy(strategy);
+    if (chosen && chosen->needsModel) {
+      moduleError(module)
+          << "strategy '" << strategy.getValue()
+          << "' ranks schedules with the cost model, which describes CPU "
+             "schedules only: a GPU target ('"
+          << target.getValue()
+          << "') is searched by measurement; use bo (the default for a GPU "
+             "target), random, exhaustive, evolution, annealing, genetic or "
+             "beam-exec";
+      return signalPassFailure();
+    }
+    if (!chosen)
+      llvm::consumeError(chosen.takeError());
+  }
   size_t candidates = selection->functions.size();
   if (!spaceFile.empty() && candidates > 1) {
     mlir::emitError(selection->functions.front().getLoc())

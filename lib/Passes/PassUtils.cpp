@@ -171,6 +171,24 @@ FailureOr<TunableFunction> tuner::prepareFunction(ModuleOp module,
   return prepareFunction(*func, *target, options, shapes);
 }
 
+/// The op of `nest` in `func`: its linalg op (by walk order) or its
+/// outermost affine.for (by order among those).
+static Operation *gpuNestOp(func::FuncOp func, const LoopNest &nest) {
+  int index = 0;
+  Operation *found = nullptr;
+  func.walk([&](Operation *op) {
+    bool counts = nest.source == NestSource::Linalg
+                      ? isa<linalg::LinalgOp>(op)
+                      : isa<affine::AffineForOp>(op) &&
+                            !op->getParentOfType<affine::AffineForOp>();
+    if (!counts || found)
+      return;
+    if (index++ == nest.opIndex)
+      found = op;
+  });
+  return found;
+}
+
 FailureOr<TunableFunction>
 tuner::prepareFunction(func::FuncOp func, const Target &target,
                        const SpaceOptions &options, llvm::StringRef shapes,
@@ -207,6 +225,19 @@ tuner::prepareFunction(func::FuncOp func, const Target &target,
   bool dynamic = specialized->isDynamic();
   llvm::Expected<Space> space = buildSpace(
       *tree, target, dynamic ? dynamicSpaceOptions(options) : options);
+  if (!space && target.isGpu()) {
+    // A nest the GPU space refuses is reported at its op.
+    std::string message = llvm::toString(space.takeError());
+    Location at = func.getLoc();
+    for (const LoopNest &nest : tree->nests)
+      if (llvm::StringRef(message).starts_with("nest '" + nest.name + "'"))
+        if (Operation *op = gpuNestOp(func, nest))
+          at = op->getLoc();
+    emitDiagnostic(at, severity,
+                   "cannot build the GPU search space of @" +
+                       func.getSymName().str() + ": " + message);
+    return failure();
+  }
   if (!space) {
     emitDiagnostic(func.getLoc(), severity,
                    "cannot build the search space of @" +

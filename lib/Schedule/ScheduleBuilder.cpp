@@ -27,7 +27,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "tuner/Schedule/ScheduleBuilder.h"
+#include "tuner/Schedule/GpuSchedule.h"
 #include "tuner/Schedule/SchedulePlan.h"
+#include "tuner/Space/GpuSpace.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -721,6 +723,8 @@ private:
 llvm::Expected<std::string> tuner::buildTransformScript(const ProgramTree &tree,
                                                         const Space &space,
                                                         const Config &config) {
+  if (isGpuSpace(space))
+    return buildGpuTransformScript(tree, space, config);
   llvm::Expected<SchedulePlan> plan = planSchedule(tree, space, config);
   if (!plan)
     return plan.takeError();

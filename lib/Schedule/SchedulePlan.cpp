@@ -491,6 +491,11 @@ private:
     case ParamRole::Fuse:
     case ParamRole::Knob:
     case ParamRole::Alternatives:
+    case ParamRole::GpuBlockTile:
+    case ParamRole::GpuThreadTile:
+    case ParamRole::GpuReductionTile:
+    case ParamRole::GpuPromote:
+    case ParamRole::GpuVectorWidth:
       break;
     }
     llvm_unreachable("readParameter dispatches only per-nest roles here");
@@ -512,6 +517,15 @@ private:
                    "controls");
     case ParamRole::Fuse:
       return readFuse(p, v);
+    case ParamRole::GpuBlockTile:
+    case ParamRole::GpuThreadTile:
+    case ParamRole::GpuReductionTile:
+    case ParamRole::GpuPromote:
+    case ParamRole::GpuVectorWidth:
+      return error("parameter '" + p.name + "' has role '" +
+                   stringifyParamRole(p.role) +
+                   "' of a GPU space: its schedule is built by "
+                   "buildGpuTransformScript (tuner/Schedule/GpuSchedule.h)");
     case ParamRole::Tile:
     case ParamRole::RegisterTile:
     case ParamRole::Order:

@@ -14,6 +14,8 @@
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -2157,6 +2159,9 @@ public:
     declareGeneratedDialect<linalg::LinalgDialect>();
     // The vectorizer pads transfers with ub.poison.
     declareGeneratedDialect<ub::UBDialect>();
+    // tuner.gpu_finalize makes copy kernels and device buffers.
+    declareGeneratedDialect<gpu::GPUDialect>();
+    declareGeneratedDialect<memref::MemRefDialect>();
     registerTransformOps<
 #define GET_OP_LIST
 #include "tuner/Schedule/TunerTransformOps.cpp.inc"

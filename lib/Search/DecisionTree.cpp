@@ -115,6 +115,9 @@ Stage stageOf(const Parameter &parameter) {
   // feasible without the other (the space's constraints say so).
   case ParamRole::Skew:
   case ParamRole::Tile:
+  case ParamRole::GpuBlockTile:
+  case ParamRole::GpuThreadTile:
+  case ParamRole::GpuReductionTile:
     return Tiling;
   case ParamRole::RegisterTile:
     return RegisterTiling;
@@ -134,6 +137,8 @@ Stage stageOf(const Parameter &parameter) {
   case ParamRole::None:
   case ParamRole::Knob:
   case ParamRole::Alternatives:
+  case ParamRole::GpuPromote:
+  case ParamRole::GpuVectorWidth:
     return Other;
   }
   return Other;

@@ -187,7 +187,9 @@ static constexpr ParamRole kSpelledRoles[] = {
     ParamRole::Unroll,   ParamRole::Vectorize,    ParamRole::Parallel,
     ParamRole::Fuse,     ParamRole::Knob,         ParamRole::Alternatives,
     ParamRole::Lowering, ParamRole::Distribute,   ParamRole::Skew,
-    ParamRole::Convolution};
+    ParamRole::Convolution, ParamRole::GpuBlockTile, ParamRole::GpuThreadTile,
+    ParamRole::GpuReductionTile, ParamRole::GpuPromote,
+    ParamRole::GpuVectorWidth};
 
 StringRef tuner::stringifyParamRole(ParamRole role) {
   switch (role) {
@@ -219,6 +221,16 @@ StringRef tuner::stringifyParamRole(ParamRole role) {
     return "skew";
   case ParamRole::Convolution:
     return "conv";
+  case ParamRole::GpuBlockTile:
+    return "block";
+  case ParamRole::GpuThreadTile:
+    return "thread";
+  case ParamRole::GpuReductionTile:
+    return "reduce";
+  case ParamRole::GpuPromote:
+    return "promote";
+  case ParamRole::GpuVectorWidth:
+    return "vector";
   }
   llvm_unreachable("unknown ParamRole");
 }

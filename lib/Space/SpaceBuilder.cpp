@@ -2,6 +2,7 @@
 
 #include "tuner/Space/SpaceBuilder.h"
 #include "tuner/Analysis/Convolution.h"
+#include "tuner/Space/GpuSpace.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -1292,5 +1293,7 @@ llvm::Expected<Space> tuner::buildSpace(const ProgramTree &tree,
     if (factor < 1)
       return llvm::createStringError("unroll factors must be positive (got " +
                                      llvm::Twine(factor) + ")");
+  if (target.isGpu())
+    return buildGpuSpace(tree, target, options);
   return Builder(tree, target, options).build();
 }

@@ -1,6 +1,7 @@
 //===- MeasuringEvaluator.cpp - Configs of an MLIR function, measured -----===//
 
 #include "tuner/Tuning/MeasuringEvaluator.h"
+#include "tuner/Space/GpuSpace.h"
 #include "tuner/Schedule/ApplySchedule.h"
 #include "tuner/Schedule/ScheduleBuilder.h"
 
@@ -33,7 +34,9 @@ OwningOpRef<ModuleOp> MeasuringEvaluator::apply(llvm::StringRef script,
 
 llvm::Expected<std::string>
 MeasuringEvaluator::scriptOf(const Config &config) {
-  if (!plans)
+  // GPU spaces have no SchedulePlan: their scripts are built from the
+  // config (tuner/Schedule/GpuSchedule.h).
+  if (!plans || isGpuSpace(space))
     return buildTransformScript(tree, space, config);
   llvm::Expected<std::shared_ptr<const SchedulePlan>> plan = plans->get(config);
   if (!plan)

@@ -1,6 +1,7 @@
 //===- ProgramSearch.cpp - The search problem of a program's space --------===//
 
 #include "tuner/Tuning/ProgramSearch.h"
+#include "tuner/Space/GpuSpace.h"
 #include "tuner/Schedule/SchedulePlan.h"
 
 using namespace tuner;
@@ -28,6 +29,17 @@ ProgramSearch::create(const ProgramTree &tree, const Space &space,
       return llvm::createStringError("cannot build the search tree: " +
                                      llvm::toString(decisions.takeError()));
     search->decisions.emplace(std::move(*decisions));
+  }
+  // The cost model describes CPU schedules only: a GPU space is searched by
+  // measurement, without the model as a prior either.
+  if (isGpuSpace(space)) {
+    if (info->needsModel)
+      return llvm::createStringError(
+          "strategy '" + strategy.str() +
+          "' ranks schedules with the cost model, which describes CPU "
+          "schedules only: a GPU space is searched by measurement (bo, "
+          "random, exhaustive, evolution, annealing, genetic, beam-exec)");
+    return std::move(search);
   }
   if (!info->needsModel && !info->usesModel)
     return std::move(search);

@@ -490,4 +490,50 @@ def Tuner_FuseWindowProducerOp : Op<Transform_Dialect, "tuner.fuse_window_produc
   let cppNamespace = "::tuner::transform";
 }
 
+def Tuner_GpuFinalizeOp : Op<Transform_Dialect, "tuner.gpu_finalize",
+    [FunctionalStyleTransformOpTrait, MemoryEffectsOpInterface,
+     TransformOpInterface, TransformEachOpTrait]> {
+  let summary = "Makes a bufferized function with gpu.launch ops run on "
+                "device buffers only";
+  let description = [{
+    The last step of a GPU schedule, on the module (or a function) after
+    bufferization and `map_forall_to_blocks` / `map_nested_forall_to_threads`:
+
+    1. the memref results of each function become out-params appended to
+       its arguments (upstream's buffer-results-to-out-params, static
+       allocations hoisted, as the CPU lowering does); a result that is
+       not an allocation is copied into its out-param by a copy kernel;
+    2. every other copy outside a `gpu.launch` (`linalg.copy`,
+       `memref.copy`) becomes a copy kernel: one thread per element, 256
+       threads per block;
+    3. every `memref.alloc` outside a `gpu.launch` becomes a `gpu.alloc`
+       (freed by `gpu.dealloc` before each return): the function's buffers
+       are device buffers;
+    4. every `memref.alloc` in the workgroup address space inside a
+       `gpu.launch` (promoted operands) becomes a workgroup attribution of
+       the launch (static shared memory); its deallocations are dropped.
+
+    #### Return modes
+
+    Consumes the target handle. Fails silenceably, naming the op, when an
+    allocation outside a launch is not in a function's entry block or has a
+    dynamic shape, or a workgroup allocation has a dynamic shape.
+  }];
+
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let results = (outs);
+  let assemblyFormat = [{
+    $target attr-dict `:` type($target)
+  }];
+
+  let cppNamespace = "::tuner::transform";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
 #endif // TUNER_TRANSFORM_OPS

@@ -78,12 +78,29 @@ enum class ParamRole {
   /// "conv": how the convolution of nest `nest` is computed ("direct",
   /// "im2col": an im2col copy and a contraction, "decompose": 1-D
   /// convolutions; see tuner/Analysis/Convolution.h).
-  Convolution
+  Convolution,
+  // GPU schedules (a space built for a target of kind "gpu", see
+  // tuner/Space/GpuSpace.h):
+  /// "block": the tile of parallel band loop `loop` of nest `nest` that one
+  /// thread block computes.
+  GpuBlockTile,
+  /// "thread": the tile of parallel band loop `loop` that one thread
+  /// computes inside its block's tile.
+  GpuThreadTile,
+  /// "reduce": the tile of reduction band loop `loop` that a block stages
+  /// per step of its serial reduction loop.
+  GpuReductionTile,
+  /// "promote": whether input operand `loop` (its operand index) of nest
+  /// `nest` is copied into shared (workgroup) memory per reduction step.
+  GpuPromote,
+  /// "vector": the vector width of the copies into shared memory.
+  GpuVectorWidth
 };
 
 /// The name of a role in JSON: "tile", "rtile", "order", "unroll",
 /// "vectorize", "parallel", "fuse", "knob", "alternatives", "lowering",
-/// "distribute", "skew", "conv";
+/// "distribute", "skew", "conv", "block", "thread", "reduce", "promote",
+/// "vector";
 /// "none" for None,
 /// which JSON spells by leaving the role out.
 llvm::StringRef stringifyParamRole(ParamRole role);

@@ -203,11 +203,13 @@ TEST(ParamRole, JSONErrors) {
   EXPECT_EQ(attributeError(R"({"role": "reticulate"})"),
             "parameter 'x.tile': unknown role 'reticulate' (known: tile, "
             "rtile, order, unroll, vectorize, parallel, fuse, knob, "
-            "alternatives, lowering, distribute, skew, conv)");
+            "alternatives, lowering, distribute, skew, conv, block, thread, "
+            "reduce, promote, vector)");
   EXPECT_EQ(attributeError(R"({"role": "none"})"),
             "parameter 'x.tile': unknown role 'none' (known: tile, rtile, "
             "order, unroll, vectorize, parallel, fuse, knob, alternatives, "
-            "lowering, distribute, skew, conv)");
+            "lowering, distribute, skew, conv, block, thread, reduce, "
+            "promote, vector)");
   EXPECT_EQ(attributeError(R"({"role": "Tile"})").substr(0, 40),
             "parameter 'x.tile': unknown role 'Tile' ");
   for (StringRef loop : {"one", "", "-1", "+1", "01", "1.0", " 1", "0x1",
