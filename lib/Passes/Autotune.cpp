@@ -323,6 +323,8 @@ void TunerAutotunePass::tune(ModuleOp module, TunableFunction &tunable,
   options.database = database;
   // Records are keyed by the function as it is in the user's module.
   options.workloadOf = func;
+  if (spaceTarget && spaceTarget->isGpu())
+    options.target = *spaceTarget;
   if (seeds > 0 && spaceTarget && !spaceTarget->isGpu())
     options.seeds =
         analyticConfigs(tunable.tree, tunable.space, *spaceTarget, seeds);

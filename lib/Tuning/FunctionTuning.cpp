@@ -29,8 +29,9 @@ FunctionTuning::create(mlir::ModuleOp module, mlir::func::FuncOp func,
     return strategy.takeError();
   tuning->strategy = std::move(*strategy);
 
-  // Measurements happen here, so they are keyed by this machine.
-  Target host = Target::host();
+  // Measurements happen here, so they are keyed by this machine (or by the
+  // GPU it measures on).
+  Target host = options.target ? *options.target : Target::host();
   mlir::func::FuncOp named = options.workloadOf ? options.workloadOf : func;
   std::string workload = workloadHash(named, options.shapes);
   if (options.database)
