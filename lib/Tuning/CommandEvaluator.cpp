@@ -53,11 +53,13 @@ CommandTemplate::parse(llvm::StringRef text, const Space &space) {
     if (name.empty())
       return fail(i, "empty placeholder '{}'");
     std::optional<size_t> index = space.indexOf(name);
-    if (!index)
-      return fail(i, "'" + name + "' is not a parameter of the space");
+    if (!index && name != "config")
+      return fail(i, "'" + name +
+                         "' is not a parameter of the space (nor 'config', "
+                         "the config's JSON file)");
     result.pieces.push_back(std::move(piece));
     piece.clear();
-    result.slots.push_back(*index);
+    result.slots.push_back(index ? *index : kConfigFileSlot);
     i = close;
   }
   result.pieces.push_back(std::move(piece));
@@ -88,11 +90,18 @@ static std::string word(const ParamValue &value) {
   return quoted + "'";
 }
 
-std::string CommandTemplate::expand(const Config &config) const {
+std::string CommandTemplate::expand(const Config &config,
+                                    llvm::StringRef configPath) const {
   std::string result;
   for (size_t i = 0; i < slots.size(); ++i)
-    result += pieces[i] + word(config[slots[i]]);
+    result += pieces[i] + (slots[i] == kConfigFileSlot
+                               ? word(ParamValue::string(configPath.str()))
+                               : word(config[slots[i]]));
   return result + pieces.back();
+}
+
+bool CommandTemplate::needsConfigFile() const {
+  return llvm::is_contained(slots, kConfigFileSlot);
 }
 
 //===----------------------------------------------------------------------===//
@@ -193,7 +202,7 @@ CommandEvaluator::create(const Space &space, CommandOptions options) {
                                    "': " + ec.message());
   }
   return std::unique_ptr<CommandEvaluator>(new CommandEvaluator(
-      std::move(options), std::move(*run), std::move(compile)));
+      space, std::move(options), std::move(*run), std::move(compile)));
 }
 
 
@@ -236,8 +245,20 @@ Observation CommandEvaluator::evaluateOne(const Config &config) {
                               .str();
   };
 
+  // `{config}`: the whole config as JSON, written afresh for each config.
+  std::string configPath;
+  if (run.needsConfigFile() || (compile && compile->needsConfigFile())) {
+    configPath = (llvm::Twine(options.workDir) + "/config.json").str();
+    if (llvm::Error error =
+            writeJSONFile(configPath, config.toJSON(space))) {
+      observation.status = Status::CompileFailed;
+      observation.message = "cannot write the config file '" + configPath +
+                            "': " + llvm::toString(std::move(error));
+      return observation;
+    }
+  }
   if (compile) {
-    std::string command = compile->expand(config);
+    std::string command = compile->expand(config, configPath);
     ProcessResult built = shell(command);
     observation.costSeconds += built.wallSeconds;
     if (!built.succeeded()) {
@@ -245,7 +266,7 @@ Observation CommandEvaluator::evaluateOne(const Config &config) {
       return observation;
     }
   }
-  std::string command = run.expand(config);
+  std::string command = run.expand(config, configPath);
   ProcessResult ran = shell(command);
   observation.costSeconds += ran.wallSeconds;
   if (!ran.succeeded()) {

@@ -23,7 +23,10 @@
 namespace tuner {
 
 /// A command line with `{parameter}` placeholders (`{{` and `}}` stand for
-/// literal braces), checked against a space.
+/// literal braces), checked against a space. `{config}` (where the space has
+/// no parameter of that name) stands for the path of a JSON file holding the
+/// whole config ({"name": value, ...}, as `--tuner-apply`'s `config` reads
+/// it), written before each command.
 class CommandTemplate {
 public:
   /// Parses `text`; fails, naming the column, on an unclosed or stray brace,
@@ -34,8 +37,14 @@ public:
   /// The command for `config`: integers and reals as numbers, booleans as 1
   /// or 0, permutations as comma-separated elements, strings as they are;
   /// a value with characters a shell would interpret is single-quoted.
-  std::string expand(const Config &config) const;
+  std::string expand(const Config &config,
+                     llvm::StringRef configPath = "") const;
   const std::string &getText() const { return text; }
+  /// Whether the template holds `{config}`.
+  bool needsConfigFile() const;
+
+  /// The slot of `{config}`.
+  static constexpr size_t kConfigFileSlot = ~size_t(0);
 
 private:
   std::string text;
@@ -77,12 +86,15 @@ public:
                                              llvm::StringRef field);
 
 private:
-  CommandEvaluator(CommandOptions options, CommandTemplate run,
-                   std::optional<CommandTemplate> compile)
-      : options(std::move(options)), run(std::move(run)),
+  CommandEvaluator(const Space &space, CommandOptions options,
+                   CommandTemplate run, std::optional<CommandTemplate> compile)
+      : space(space), options(std::move(options)), run(std::move(run)),
         compile(std::move(compile)) {}
   Observation evaluateOne(const Config &config);
 
+  /// The space of the configs (must outlive the evaluator): `{config}`
+  /// files name their parameters.
+  const Space &space;
   CommandOptions options;
   CommandTemplate run;
   std::optional<CommandTemplate> compile;

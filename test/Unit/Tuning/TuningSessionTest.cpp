@@ -114,7 +114,8 @@ TEST(CommandTemplate, ExpandsValuesAndRejectsMalformedTemplates) {
             "run {x", "column 5: '{' is never closed"},
         {"run x}", "column 6: '}' without '{'"},
         {"run {}", "column 5: empty placeholder"},
-        {"run {y}", "column 5: 'y' is not a parameter of the space"}}) {
+        {"run {y}", "column 5: 'y' is not a parameter of the space (nor "
+                    "'config'"}}) {
     llvm::Expected<CommandTemplate> bad = CommandTemplate::parse(text, space);
     ASSERT_FALSE(bool(bad)) << text;
     EXPECT_NE(llvm::toString(bad.takeError()).find(message),
@@ -155,6 +156,33 @@ TEST(CommandEvaluator, ClassifiesFailures) {
   EXPECT_EQ(observations[2].objective, 4);
   EXPECT_EQ(observations[2].value, -4);
   EXPECT_EQ(observations[3].status, Status::CompileFailed);
+}
+
+TEST(CommandEvaluator, PassesTheWholeConfigAsAJSONFile) {
+  Space space = smallSpace();
+  llvm::Expected<CommandTemplate> parsed =
+      CommandTemplate::parse("tool --config={config} -x {x}", space);
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  EXPECT_TRUE(parsed->needsConfigFile());
+  EXPECT_EQ(parsed->expand(config(2, false), "/tmp/a b/config.json"),
+            "tool --config='/tmp/a b/config.json' -x 2");
+  EXPECT_FALSE(CommandTemplate::parse("tool {x}", space)->needsConfigFile());
+
+  // The command prints the file on one line: its "x" is the objective.
+  CommandOptions options;
+  options.run = "tr -d '\\n ' < {config}; echo";
+  options.objectiveField = "x";
+  options.timeoutSeconds = 10;
+  llvm::Expected<std::unique_ptr<CommandEvaluator>> evaluator =
+      CommandEvaluator::create(space, options);
+  ASSERT_TRUE(bool(evaluator)) << llvm::toString(evaluator.takeError());
+  std::vector<Observation> observations =
+      (*evaluator)->evaluate({config(4, false), config(2, true)});
+  ASSERT_EQ(observations.size(), 2u);
+  EXPECT_EQ(observations[0].status, Status::Ok) << observations[0].message;
+  EXPECT_EQ(observations[0].objective, 4);
+  EXPECT_EQ(observations[1].status, Status::Ok) << observations[1].message;
+  EXPECT_EQ(observations[1].objective, 2);
 }
 
 TEST(ReplayEvaluator, ReplaysRowsAndStopsOnAMissingConfig) {
