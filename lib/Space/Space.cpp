@@ -187,7 +187,7 @@ static constexpr ParamRole kSpelledRoles[] = {
     ParamRole::Unroll,   ParamRole::Vectorize,    ParamRole::Parallel,
     ParamRole::Fuse,     ParamRole::Knob,         ParamRole::Alternatives,
     ParamRole::Lowering, ParamRole::Distribute,   ParamRole::Skew,
-    ParamRole::Convolution};
+    ParamRole::Convolution, ParamRole::Partial};
 
 StringRef tuner::stringifyParamRole(ParamRole role) {
   switch (role) {
@@ -219,6 +219,8 @@ StringRef tuner::stringifyParamRole(ParamRole role) {
     return "skew";
   case ParamRole::Convolution:
     return "conv";
+  case ParamRole::Partial:
+    return "partial";
   }
   llvm_unreachable("unknown ParamRole");
 }

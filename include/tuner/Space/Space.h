@@ -78,12 +78,17 @@ enum class ParamRole {
   /// "conv": how the convolution of nest `nest` is computed ("direct",
   /// "im2col": an im2col copy and a contraction, "decompose": 1-D
   /// convolutions; see tuner/Analysis/Convolution.h).
-  Convolution
+  Convolution,
+  /// "partial": how the partial tiles of nest `nest`'s distributed loops
+  /// (the last scf.forall tiles, when a tile size does not divide the
+  /// extent) are computed: "peel" (cut into static slices) or "pad" (padded
+  /// with zeros to full tiles, so that they run the full micro-kernel).
+  Partial
 };
 
 /// The name of a role in JSON: "tile", "rtile", "order", "unroll",
 /// "vectorize", "parallel", "fuse", "knob", "alternatives", "lowering",
-/// "distribute", "skew", "conv";
+/// "distribute", "skew", "conv", "partial";
 /// "none" for None,
 /// which JSON spells by leaving the role out.
 llvm::StringRef stringifyParamRole(ParamRole role);
