@@ -1560,8 +1560,9 @@ padPartialTile(TransformRewriter &rewriter, scf::ForallOp forall,
   SmallVector<tensor::ParallelInsertSliceOp> inserts;
   for (Value value : escaping) {
     // Offsets and sizes computed before the versions are yielded as they
-    // are.
-    if (!definedInside(value)) {
+    // are, offsets computed inside them by their copies.
+    if (!definedInside(value) ||
+        (!isa<ShapedType>(value.getType()) && !dependent.contains(value))) {
       inserts.push_back({});
       continue;
     }
@@ -1574,12 +1575,28 @@ padPartialTile(TransformRewriter &rewriter, scf::ForallOp forall,
       }
     if (!insert)
       return std::nullopt;
+    // (Tiling and fusion compute the insert's offsets by ops of their own,
+    // equal to the slice's.)
+    auto same = [](ArrayRef<OpFoldResult> a, ArrayRef<OpFoldResult> b) {
+      return a.size() == b.size() &&
+             llvm::all_of(llvm::zip(a, b), [](auto pair) {
+               auto [x, y] = pair;
+               if (isEqualConstantIntOrValue(x, y))
+                 return true;
+               auto vx = dyn_cast<Value>(x), vy = dyn_cast<Value>(y);
+               Operation *dx = vx ? vx.getDefiningOp() : nullptr;
+               Operation *dy = vy ? vy.getDefiningOp() : nullptr;
+               return dx && dy && isPure(dx) &&
+                      OperationEquivalence::isEquivalentTo(
+                          dx, dy, OperationEquivalence::IgnoreLocations);
+             });
+    };
     bool matched = llvm::any_of(padded, [&](tensor::ExtractSliceOp slice) {
       return slice.getSource() == insert.getDest() &&
              slice.getType() == value.getType() &&
-             slice.getMixedOffsets() == insert.getMixedOffsets() &&
-             slice.getMixedSizes() == insert.getMixedSizes() &&
-             slice.getMixedStrides() == insert.getMixedStrides();
+             same(slice.getMixedOffsets(), insert.getMixedOffsets()) &&
+             same(slice.getMixedSizes(), insert.getMixedSizes()) &&
+             same(slice.getMixedStrides(), insert.getMixedStrides());
     });
     if (!matched)
       return std::nullopt;
@@ -1598,8 +1615,12 @@ padPartialTile(TransformRewriter &rewriter, scf::ForallOp forall,
       rewriter.clone(*op, mapping);
       continue;
     }
-    // The partial slice, padded high with zeros to the full tile.
-    Operation *partial = rewriter.clone(*op);
+    // The partial slice (of the partial sizes), padded high with zeros to
+    // the full tile.
+    Operation *partial = rewriter.clone(*op, mapping);
+    for (OpOperand &operand : partial->getOpOperands())
+      if (isSize(op->getOperand(operand.getOperandNumber())))
+        operand.set(op->getOperand(operand.getOperandNumber()));
     RankedTensorType type = slice.getResultType();
     SmallVector<int64_t> shape(type.getShape());
     unsigned dynamicIndex = 0;
@@ -1629,7 +1650,7 @@ padPartialTile(TransformRewriter &rewriter, scf::ForallOp forall,
   SmallVector<Value> results;
   for (auto [value, insert] : llvm::zip(escaping, inserts)) {
     if (!insert) {
-      results.push_back(value);
+      results.push_back(definedInside(value) ? mapping.lookup(value) : value);
       continue;
     }
     SmallVector<OpFoldResult> zeros(insert.getMixedSizes().size(),
