@@ -78,11 +78,11 @@ TEST(ParamRole, NamesRoundTrip) {
       ParamRole::Unroll,   ParamRole::Vectorize,    ParamRole::Parallel,
       ParamRole::Fuse,     ParamRole::Knob,         ParamRole::Alternatives,
       ParamRole::Lowering, ParamRole::Distribute,   ParamRole::Skew,
-      ParamRole::Convolution};
+      ParamRole::Convolution, ParamRole::Partial};
   const char *names[] = {"tile",         "rtile",    "order",      "unroll",
                          "vectorize",    "parallel", "fuse",       "knob",
                          "alternatives", "lowering", "distribute", "skew",
-                         "conv"};
+                         "conv",         "partial"};
   for (size_t i = 0; i < std::size(roles); ++i) {
     EXPECT_EQ(stringifyParamRole(roles[i]), names[i]);
     EXPECT_EQ(parseParamRole(names[i]), roles[i]) << names[i];
@@ -203,11 +203,11 @@ TEST(ParamRole, JSONErrors) {
   EXPECT_EQ(attributeError(R"({"role": "reticulate"})"),
             "parameter 'x.tile': unknown role 'reticulate' (known: tile, "
             "rtile, order, unroll, vectorize, parallel, fuse, knob, "
-            "alternatives, lowering, distribute, skew, conv)");
+            "alternatives, lowering, distribute, skew, conv, partial)");
   EXPECT_EQ(attributeError(R"({"role": "none"})"),
             "parameter 'x.tile': unknown role 'none' (known: tile, rtile, "
             "order, unroll, vectorize, parallel, fuse, knob, alternatives, "
-            "lowering, distribute, skew, conv)");
+            "lowering, distribute, skew, conv, partial)");
   EXPECT_EQ(attributeError(R"({"role": "Tile"})").substr(0, 40),
             "parameter 'x.tile': unknown role 'Tile' ");
   for (StringRef loop : {"one", "", "-1", "+1", "01", "1.0", " 1", "0x1",
