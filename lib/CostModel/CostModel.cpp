@@ -634,6 +634,9 @@ bool CostModel::describes(ParamRole role) {
   case ParamRole::Fuse:
   case ParamRole::Lowering:
   case ParamRole::Distribute:
+  // (No feature tells padded partial tiles from peeled ones: the features
+  // describe the full tiles, which are the same; the analytic seeds pad.)
+  case ParamRole::Partial:
     return true;
   case ParamRole::None:
   case ParamRole::Knob:

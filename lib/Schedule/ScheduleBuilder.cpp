@@ -257,6 +257,8 @@ private:
                   ? ", parallel (outer loop)"
               : plan.skew ? ", parallel (wavefront)"
                           : ", parallel";
+    if (plan.padPartial && plan.padsPartialTiles())
+      text += ", partial tiles padded";
     os << "    " << text << "\n";
   }
 
@@ -353,6 +355,10 @@ private:
       std::string attributes = "lowering = \"" + plan.lowering + "\"";
       if (plan.unroll > 1)
         attributes += ", unroll = " + std::to_string(plan.unroll);
+      // (The partial scf.forall tiles are the target's.)
+      if (plan.padPartial && plan.padsPartialTiles() &&
+          target == loops.front().ref && forallLoops > 0)
+        attributes += ", partial = \"pad\"";
       line("transform.tuner.vectorize_tiles " + target + " {" + attributes +
            "} : !transform.any_op");
       return llvm::Error::success();

@@ -30,6 +30,14 @@ bool NestPlan::isInterchanged() const {
   return false;
 }
 
+bool NestPlan::padsPartialTiles() const {
+  if (!vectorize)
+    return false;
+  return llvm::any_of(forallPositions(), [&](size_t p) {
+    return tile[p] != 0 && extents[p] % tile[p] != 0;
+  });
+}
+
 std::vector<size_t> NestPlan::forallPositions() const {
   std::vector<size_t> positions;
   if (!parallel || source != NestSource::Linalg)
@@ -240,6 +248,10 @@ uint64_t SchedulePlan::hash() const {
     // without the parameter stay what they were.
     if (plan.vectorize && plan.lowering != "outerproduct")
       for (char c : plan.lowering)
+        h.add(c);
+    // Likewise peeled partial tiles, and padding that pads nothing.
+    if (plan.padPartial && plan.padsPartialTiles())
+      for (char c : llvm::StringRef("pad"))
         h.add(c);
     // Likewise the direct convolution.
     if (plan.convolution != ConvolutionStrategy::Direct)
@@ -487,6 +499,14 @@ private:
       return llvm::Error::success();
     case ParamRole::Convolution:
       return readConvolution(p, v, nestPlan);
+    case ParamRole::Partial:
+      if (!v.isString() || (v.getString() != "peel" && v.getString() != "pad"))
+        return typeError(p, v, "\"peel\" or \"pad\"");
+      if (!isLinalg)
+        return error("parameter '" + p.name +
+                     "': padding partial tiles applies to linalg nests only");
+      nestPlan.padPartial = v.getString() == "pad";
+      return llvm::Error::success();
     case ParamRole::None:
     case ParamRole::Fuse:
     case ParamRole::Knob:
@@ -536,6 +556,7 @@ private:
     case ParamRole::Distribute:
     case ParamRole::Skew:
     case ParamRole::Convolution:
+    case ParamRole::Partial:
       return readNestParameter(p, v);
     }
     llvm_unreachable("unknown ParamRole");

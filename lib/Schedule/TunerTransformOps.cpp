@@ -25,6 +25,7 @@
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Utils/Utils.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -1317,6 +1318,9 @@ LogicalResult tuner::transform::VectorizeTilesOp::verify() {
   if (getUnroll() < 1)
     return emitOpError() << "expects a positive unroll factor, got "
                          << getUnroll();
+  if (getPartial() != "peel" && getPartial() != "pad")
+    return emitOpError() << "unknown partial-tile handling '" << getPartial()
+                         << "' (expected peel or pad)";
   return success();
 }
 
@@ -1441,13 +1445,236 @@ static void peelPartialIterations(TransformRewriter &rewriter,
   }
 }
 
+/// The else version of a versioned scf.forall body computed on full tiles:
+/// when the partial tile can be padded, builds in `elseBlock` (before
+/// `before`, or at its end when null) the versioned ops cloned with the
+/// tile sizes replaced by their largest values, on the tile's slices of
+/// outer tensors padded with zeros to those sizes, and returns the values
+/// to yield in place of `escaping` (the padded results cut back to the
+/// partial tile). Returns nullopt, building nothing, when padding is not
+/// known to be legal: it needs tensors (the forall's results), each size
+/// used by the versioned ops only as the size of a slice of an outer tensor
+/// (padded) or through values computed inside them, every escaping value
+/// inserted into the shared output at the place of a padded slice of it
+/// with its type, and no integer division or remainder in a linalg body
+/// (the padded rows compute on zeros; their results are dropped). Only the
+/// forall's dims are padded, which are parallel: no reduction reads the
+/// padding.
+static std::optional<SmallVector<Value>>
+padPartialTile(TransformRewriter &rewriter, scf::ForallOp forall,
+               ArrayRef<std::pair<Value, int64_t>> sizes,
+               ArrayRef<Operation *> versioned,
+               const SetVector<Value> &escaping, Block *elseBlock) {
+  if (escaping.empty())
+    return std::nullopt;
+  llvm::SmallPtrSet<Operation *, 16> inside(versioned.begin(),
+                                            versioned.end());
+  auto isSize = [&](Value value) {
+    return llvm::any_of(sizes, [&](auto &size) { return size.first == value; });
+  };
+  // Values of the versioned ops, their regions' arguments included.
+  auto definedInside = [&](Value value) {
+    Operation *def = value.getDefiningOp();
+    if (auto argument = dyn_cast<BlockArgument>(value))
+      def = argument.getOwner()->getParentOp();
+    return def && llvm::any_of(versioned, [&](Operation *op) {
+             return op == def || op->isProperAncestor(def);
+           });
+  };
+  // The slices to pad: top-level extract_slice ops of outer tensors whose
+  // sizes are tile sizes.
+  SmallVector<tensor::ExtractSliceOp> padded;
+  for (Operation *op : versioned) {
+    auto slice = dyn_cast<tensor::ExtractSliceOp>(op);
+    if (!slice || definedInside(slice.getSource()))
+      continue;
+    bool dependent = false, plain = true;
+    for (Value operand : slice->getOperands().drop_front()) {
+      bool size = isSize(operand);
+      dependent |= size;
+      if (size && !llvm::is_contained(slice.getSizes(), operand))
+        plain = false;
+    }
+    if (!dependent)
+      continue;
+    if (!plain || slice.getResultType().getRank() !=
+                      slice.getSourceType().getRank())
+      return std::nullopt;
+    if (!slice.getResultType().getElementType().isIntOrFloat())
+      return std::nullopt;
+    padded.push_back(slice);
+  }
+  if (padded.empty())
+    return std::nullopt;
+  // Every other use of a size is inside the versioned ops and reads no
+  // outer tensor or buffer at a place that depends on it: the values that
+  // depend on a size, followed through the versioned ops (region
+  // arguments of ops that take one, e.g. loops, included).
+  DenseSet<Value> dependent;
+  for (auto &[value, bound] : sizes)
+    dependent.insert(value);
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (Operation *top : versioned)
+      top->walk([&](Operation *op) {
+        if (llvm::is_contained(padded, op))
+          return;
+        if (!llvm::any_of(op->getOperands(), [&](Value v) {
+              return dependent.contains(v);
+            }))
+          return;
+        for (Value result : op->getResults())
+          changed |= dependent.insert(result).second;
+        for (Region &region : op->getRegions())
+          for (Block &block : region)
+            for (Value argument : block.getArguments())
+              changed |= dependent.insert(argument).second;
+      });
+  }
+  bool legal = true;
+  for (Operation *top : versioned)
+    top->walk([&](Operation *op) {
+      if (llvm::is_contained(padded, op))
+        return;
+      // Division by the padding's zeros.
+      if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+              arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(
+              op) &&
+          op->getParentOfType<linalg::LinalgOp>())
+        legal = false;
+      bool uses = llvm::any_of(op->getOperands(), [&](Value v) {
+        return dependent.contains(v);
+      });
+      for (Value operand : op->getOperands()) {
+        if (!isa<ShapedType>(operand.getType()) || definedInside(operand))
+          continue;
+        // An outer buffer, or an outer tensor read where a size decides.
+        if (isa<BaseMemRefType>(operand.getType()) || uses)
+          legal = false;
+      }
+    });
+  if (!legal)
+    return std::nullopt;
+  // Each escaping value goes into the shared output where a padded slice
+  // of it came from.
+  auto terminator = cast<scf::InParallelOp>(forall.getBody()->getTerminator());
+  SmallVector<tensor::ParallelInsertSliceOp> inserts;
+  for (Value value : escaping) {
+    // Offsets and sizes computed before the versions are yielded as they
+    // are, offsets computed inside them by their copies.
+    if (!definedInside(value) ||
+        (!isa<ShapedType>(value.getType()) && !dependent.contains(value))) {
+      inserts.push_back({});
+      continue;
+    }
+    tensor::ParallelInsertSliceOp insert;
+    for (OpOperand &use : value.getUses())
+      if (terminator->isAncestor(use.getOwner())) {
+        insert = dyn_cast<tensor::ParallelInsertSliceOp>(use.getOwner());
+        if (!insert || use.getOperandNumber() != 0)
+          return std::nullopt;
+      }
+    if (!insert)
+      return std::nullopt;
+    // (Tiling and fusion compute the insert's offsets by ops of their own,
+    // equal to the slice's.)
+    auto same = [](ArrayRef<OpFoldResult> a, ArrayRef<OpFoldResult> b) {
+      return a.size() == b.size() &&
+             llvm::all_of(llvm::zip(a, b), [](auto pair) {
+               auto [x, y] = pair;
+               if (isEqualConstantIntOrValue(x, y))
+                 return true;
+               auto vx = dyn_cast<Value>(x), vy = dyn_cast<Value>(y);
+               Operation *dx = vx ? vx.getDefiningOp() : nullptr;
+               Operation *dy = vy ? vy.getDefiningOp() : nullptr;
+               return dx && dy && isPure(dx) &&
+                      OperationEquivalence::isEquivalentTo(
+                          dx, dy, OperationEquivalence::IgnoreLocations);
+             });
+    };
+    bool matched = llvm::any_of(padded, [&](tensor::ExtractSliceOp slice) {
+      return slice.getSource() == insert.getDest() &&
+             slice.getType() == value.getType() &&
+             same(slice.getMixedOffsets(), insert.getMixedOffsets()) &&
+             same(slice.getMixedSizes(), insert.getMixedSizes()) &&
+             same(slice.getMixedStrides(), insert.getMixedStrides());
+    });
+    if (!matched)
+      return std::nullopt;
+    inserts.push_back(insert);
+  }
+
+  Location loc = forall.getLoc();
+  rewriter.setInsertionPointToEnd(elseBlock);
+  IRMapping mapping;
+  for (auto &[value, bound] : sizes)
+    mapping.map(value,
+                arith::ConstantIndexOp::create(rewriter, loc, bound).getResult());
+  for (Operation *op : versioned) {
+    auto slice = dyn_cast<tensor::ExtractSliceOp>(op);
+    if (!slice || !llvm::is_contained(padded, slice)) {
+      rewriter.clone(*op, mapping);
+      continue;
+    }
+    // The partial slice (of the partial sizes), padded high with zeros to
+    // the full tile.
+    Operation *partial = rewriter.clone(*op, mapping);
+    for (OpOperand &operand : partial->getOpOperands())
+      if (isSize(op->getOperand(operand.getOperandNumber())))
+        operand.set(op->getOperand(operand.getOperandNumber()));
+    RankedTensorType type = slice.getResultType();
+    SmallVector<int64_t> shape(type.getShape());
+    unsigned dynamicIndex = 0;
+    for (int64_t &dim : shape) {
+      if (!ShapedType::isDynamic(dim))
+        continue;
+      Value size = slice.getSizes()[dynamicIndex++];
+      for (auto &[value, bound] : sizes)
+        if (value == size)
+          dim = bound;
+    }
+    if (llvm::any_of(shape, ShapedType::isDynamic)) {
+      // A size that is no tile size: the op stays as it was (cloned).
+      mapping.map(slice.getResult(), partial->getResult(0));
+      continue;
+    }
+    Type elementType = type.getElementType();
+    Value zero = arith::ConstantOp::create(rewriter, loc, elementType,
+                                           rewriter.getZeroAttr(elementType));
+    Value pad = tensor::createPadHighOp(
+        RankedTensorType::get(shape, elementType), partial->getResult(0), zero,
+        /*nofold=*/false, loc, rewriter);
+    Value cast = tensor::CastOp::create(rewriter, loc, type, pad);
+    mapping.map(slice.getResult(), cast);
+  }
+  // The padded results, cut back to the partial tile.
+  SmallVector<Value> results;
+  for (auto [value, insert] : llvm::zip(escaping, inserts)) {
+    if (!insert) {
+      results.push_back(definedInside(value) ? mapping.lookup(value) : value);
+      continue;
+    }
+    SmallVector<OpFoldResult> zeros(insert.getMixedSizes().size(),
+                                    rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> ones(insert.getMixedSizes().size(),
+                                   rewriter.getIndexAttr(1));
+    results.push_back(tensor::ExtractSliceOp::create(
+        rewriter, loc, cast<RankedTensorType>(value.getType()),
+        mapping.lookup(value), zeros, insert.getMixedSizes(), ones));
+  }
+  return results;
+}
+
 /// Splits the body of `forall` into two versions when some of its tile
 /// sizes vary (the last tile along a loop whose tile size does not divide
 /// the extent): `scf.if` all of them have their largest value, the body with
 /// those sizes as constants (whose tiles are static, so peeling and
-/// vectorization see full tiles), else the body as it was.
+/// vectorization see full tiles), else the body as it was, or with `pad`
+/// (where padPartialTile finds it legal) the body on full tiles again, its
+/// partial tiles padded with zeros.
 static void versionPartialTiles(TransformRewriter &rewriter,
-                                scf::ForallOp forall) {
+                                scf::ForallOp forall, bool pad) {
   Block *body = forall.getBody();
   // The tile sizes: affine.min results at the top of the body with a
   // constant upper bound.
@@ -1513,18 +1740,6 @@ static void versionPartialTiles(TransformRewriter &rewriter,
   // Without results (a memref nest: nothing escapes), the builder has
   // already ended both blocks with an scf.yield; the versions go before it.
   bool yields = types.empty();
-  // Else: the original ops, moved.
-  Block *elseBlock = ifOp.elseBlock();
-  for (Operation *op : versioned) {
-    if (yields)
-      rewriter.moveOpBefore(op, elseBlock->getTerminator());
-    else
-      rewriter.moveOpBefore(op, elseBlock, elseBlock->end());
-  }
-  if (!yields) {
-    rewriter.setInsertionPointToEnd(elseBlock);
-    scf::YieldOp::create(rewriter, loc, escaping.getArrayRef());
-  }
   // Then: a copy with the sizes replaced by their constants.
   Block *thenBlock = ifOp.thenBlock();
   rewriter.setInsertionPointToStart(thenBlock);
@@ -1539,11 +1754,36 @@ static void versionPartialTiles(TransformRewriter &rewriter,
     thenResults.push_back(mapping.lookupOrDefault(value));
   if (!yields)
     scf::YieldOp::create(rewriter, loc, thenResults);
+  Block *elseBlock = ifOp.elseBlock();
+  // Else, padded: full tiles on padded slices, the original ops erased;
+  // else the original ops, moved.
+  std::optional<SmallVector<Value>> paddedResults;
+  if (pad)
+    paddedResults = padPartialTile(rewriter, forall, sizes, versioned,
+                                   escaping, elseBlock);
+  if (paddedResults) {
+    rewriter.setInsertionPointToEnd(elseBlock);
+    scf::YieldOp::create(rewriter, loc, *paddedResults);
+  } else {
+    for (Operation *op : versioned) {
+      if (yields)
+        rewriter.moveOpBefore(op, elseBlock->getTerminator());
+      else
+        rewriter.moveOpBefore(op, elseBlock, elseBlock->end());
+    }
+    if (!yields) {
+      rewriter.setInsertionPointToEnd(elseBlock);
+      scf::YieldOp::create(rewriter, loc, escaping.getArrayRef());
+    }
+  }
   // The terminator takes the versions' results.
   for (auto [value, result] : llvm::zip(escaping, ifOp.getResults()))
     rewriter.replaceUsesWithIf(value, result, [&](OpOperand &use) {
       return terminator->isAncestor(use.getOwner());
     });
+  if (paddedResults)
+    for (Operation *op : llvm::reverse(versioned))
+      rewriter.eraseOp(op);
 }
 
 /// Cuts each linalg op inside `roots` whose loops have sizes known only at
@@ -1703,7 +1943,7 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
   // whether they are full, peel partial iterations of scf.for loops, then
   // make the sizes of full tiles static.
   if (auto forall = dyn_cast<scf::ForallOp>(target))
-    versionPartialTiles(rewriter, forall);
+    versionPartialTiles(rewriter, forall, getPartial() == "pad");
   llvm::SmallPtrSet<Operation *, 16> visited;
   peelPartialIterations(rewriter, roots, visited);
   canonicalize();

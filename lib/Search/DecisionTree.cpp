@@ -133,6 +133,7 @@ Stage stageOf(const Parameter &parameter) {
   case ParamRole::Parallel:
   case ParamRole::Lowering:
   case ParamRole::Distribute:
+  case ParamRole::Partial:
     return VectorParallel;
   case ParamRole::None:
   case ParamRole::Knob:

@@ -189,6 +189,10 @@ std::vector<Config> tuner::analyticConfigs(const ProgramTree &tree,
         case ParamRole::Unroll:
           set(ParamValue::integer(1));
           break;
+        // Partial row tiles run the full micro-kernel on zeros.
+        case ParamRole::Partial:
+          set(ParamValue::string("pad"));
+          break;
         default:
           break;
         }

@@ -187,9 +187,9 @@ static constexpr ParamRole kSpelledRoles[] = {
     ParamRole::Unroll,   ParamRole::Vectorize,    ParamRole::Parallel,
     ParamRole::Fuse,     ParamRole::Knob,         ParamRole::Alternatives,
     ParamRole::Lowering, ParamRole::Distribute,   ParamRole::Skew,
-    ParamRole::Convolution, ParamRole::GpuBlockTile, ParamRole::GpuThreadTile,
-    ParamRole::GpuReductionTile, ParamRole::GpuPromote,
-    ParamRole::GpuVectorWidth};
+    ParamRole::Convolution, ParamRole::Partial, ParamRole::GpuBlockTile,
+    ParamRole::GpuThreadTile, ParamRole::GpuReductionTile,
+    ParamRole::GpuPromote, ParamRole::GpuVectorWidth};
 
 StringRef tuner::stringifyParamRole(ParamRole role) {
   switch (role) {
@@ -221,6 +221,8 @@ StringRef tuner::stringifyParamRole(ParamRole role) {
     return "skew";
   case ParamRole::Convolution:
     return "conv";
+  case ParamRole::Partial:
+    return "partial";
   case ParamRole::GpuBlockTile:
     return "block";
   case ParamRole::GpuThreadTile:

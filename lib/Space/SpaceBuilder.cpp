@@ -839,6 +839,42 @@ private:
                     .str()))
           return err;
       }
+      // How the partial tiles of the scf.forall are computed, where a tile
+      // size offered for a parallel loop does not divide its extent, for a
+      // vectorized nest whose body divides nothing (padded rows compute on
+      // zeros; their results are dropped).
+      std::string vectorizeName = n + ".vectorize";
+      bool divides = true;
+      for (size_t p = 0; p < band.size(); ++p) {
+        if (!parallelLoop[p] || tileOf(p).empty())
+          continue;
+        if (std::optional<size_t> index = space.indexOf(tileOf(p)))
+          for (const ParamValue &value :
+               space.getParameters()[*index].values)
+            if (value.isInteger() && value.getInteger() > 0 &&
+                extents[p] % value.getInteger() != 0)
+              divides = false;
+      }
+      bool dividesData = llvm::any_of(nest.computationIds, [&](int id) {
+        return tree.computations[id].opCounts.div != 0;
+      });
+      if (isLinalg && options.partialTiles && !divides && !dividesData &&
+          space.indexOf(vectorizeName)) {
+        std::string partial = n + ".partial";
+        Parameter choice = Parameter::categorical(partial, {"peel", "pad"});
+        choice.defaultValue = ParamValue::string("peel");
+        choice.description =
+            "how the partial tiles of the distributed loops are computed: "
+            "cut into static slices (peel) or padded with zeros to full "
+            "tiles that run the full micro-kernel (pad)";
+        if (auto err = add(std::move(choice), &nest, ParamRole::Partial))
+          return err;
+        if (auto err = space.addConstraint(
+                llvm::formatv("({0} && {1}) || {2} == \"peel\"", name,
+                              vectorizeName, partial)
+                    .str()))
+          return err;
+      }
       // The parallel dims' tile loops become one scf.forall: unrolling needs
       // an scf.for left, over a tiled reduction dim or a register tile.
       std::string unrollName = n + ".unroll";

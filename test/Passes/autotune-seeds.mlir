@@ -3,7 +3,8 @@
 // tiles from its L1 and L2, the row tiles on all cores) first, beside their
 // top k. Every extent here is prime, so no tile but 1 and the extent
 // divides it: the seeds' tiles are the nearest sizes the space offers, and
-// their partial tiles are peeled. With budget=2, exactly the two seeds are
+// their partial row tiles padded to full ones (partial = "pad"; the other
+// partial tiles peeled). With budget=2, exactly the two seeds are
 // measured (each verified against the untransformed function by the
 // harness); the tuned module runs with mlir-runner to the untransformed
 // module's output, and stock mlir-opt replays the schedule.
@@ -33,7 +34,7 @@
 // of 16 lanes, the reduction register-tiled by 1 and lowered to outer
 // products; 67 / (8 x 4 cores) rows, offered as 8; kc = 256 and nc = 1024
 // (a quarter of L1 and of L2) are beyond the extents (not tiled).
-// SEEDS-DAG: "matmul_1.distribute":"outer","matmul_1.lowering":"outerproduct","matmul_1.order":[0,1,2],"matmul_1.parallel":true,"matmul_1.rtile.l0":8,"matmul_1.rtile.l1":32,"matmul_1.rtile.l2":1,"matmul_1.tile.l0":8,"matmul_1.tile.l1":61,"matmul_1.tile.l2":53,"matmul_1.unroll":1,"matmul_1.vectorize":true
+// SEEDS-DAG: "matmul_1.distribute":"outer","matmul_1.lowering":"outerproduct","matmul_1.order":[0,1,2],"matmul_1.parallel":true,"matmul_1.partial":"pad","matmul_1.rtile.l0":8,"matmul_1.rtile.l1":32,"matmul_1.rtile.l2":1,"matmul_1.tile.l0":8,"matmul_1.tile.l1":61,"matmul_1.tile.l2":53,"matmul_1.unroll":1,"matmul_1.vectorize":true
 // All 14 rows: a 14 x 32 register tile in 16-row tiles.
 // SEEDS-DAG: "matmul_1.rtile.l0":14,"matmul_1.rtile.l1":32,"matmul_1.rtile.l2":1,"matmul_1.tile.l0":16,
 

@@ -185,6 +185,16 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
+    // expected-error @below {{unknown partial-tile handling 'mask' (expected peel or pad)}}
+    transform.tuner.vectorize_tiles %root {partial = "mask"} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
 // A loop with no linalg op inside has nothing to vectorize.
 func.func @nothing_to_vectorize(%A: memref<16xf32>) {
   %c0 = arith.constant 0 : index

@@ -53,6 +53,14 @@ struct NestPlan {
   /// A parallel linalg nest distributes only its outermost tiled parallel
   /// loop (in loop order) over the cores, not all of them.
   bool distributeOuter = false;
+  /// The partial tiles of the scf.forall of a vectorized parallel nest are
+  /// padded with zeros to full tiles (the `partial` parameter: "pad"),
+  /// rather than cut into static slices ("peel").
+  bool padPartial = false;
+  /// Whether padPartial changes the schedule: the nest is vectorized and
+  /// parallel, and some tile size of its scf.forall does not divide the
+  /// extent.
+  bool padsPartialTiles() const;
   /// Nests fused into this one (nest indices, sorted).
   std::vector<int> producers;
   /// The nest this one is fused into (-1: none).

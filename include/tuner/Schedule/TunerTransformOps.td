@@ -388,10 +388,19 @@ def Tuner_VectorizeTilesOp : Op<Transform_Dialect, "tuner.vectorize_tiles",
     Takes the outermost loop a tiling generated for a linalg op (or the op
     itself when it was not tiled) and, inside it:
 
-    1. peels every `scf.for` whose step does not divide its trip count
-       (outermost first, the remainders included), so that every full tile
-       has a static shape and only the remainders are partial (tile sizes
-       need not divide the extents);
+    1. versions the body of an `scf.forall` target whose last tiles are
+       partial (`scf.if` the tile is full: the body with static tile sizes;
+       else the body as it was, or with `partial = "pad"` the body on full
+       tiles again, computed on the tile's slices of the operands padded
+       high with zeros to the full tile and cut back to the partial tile
+       afterwards: the remainder runs the same micro-kernel as full tiles;
+       padding applies only where legal — tensors, the sizes used only as
+       slice sizes of the operands, no integer division in the
+       computation — else the body stays as it was), then peels every
+       `scf.for` whose step does not divide its trip count (outermost
+       first, the remainders included), so that every full tile has a
+       static shape and only the remainders are partial (tile sizes need
+       not divide the extents);
     2. canonicalizes, so that tiles of static size get static types;
     3. vectorizes every linalg op of static shape inside (contractions as
        `vector.contract`), fused producers included; a partial tile whose
@@ -412,6 +421,8 @@ def Tuner_VectorizeTilesOp : Op<Transform_Dialect, "tuner.vectorize_tiles",
     ```
     transform.tuner.vectorize_tiles %loop {lowering = "outerproduct",
                                            unroll = 4} : !transform.any_op
+    transform.tuner.vectorize_tiles %forall {partial = "pad"}
+        : !transform.any_op
     ```
 
     #### Return modes
@@ -422,7 +433,8 @@ def Tuner_VectorizeTilesOp : Op<Transform_Dialect, "tuner.vectorize_tiles",
 
   let arguments = (ins TransformHandleTypeInterface:$target,
                        DefaultValuedAttr<StrAttr, "\"outerproduct\"">:$lowering,
-                       DefaultValuedAttr<I64Attr, "1">:$unroll);
+                       DefaultValuedAttr<I64Attr, "1">:$unroll,
+                       DefaultValuedAttr<StrAttr, "\"peel\"">:$partial);
   let results = (outs);
   let assemblyFormat = [{
     $target attr-dict `:` type($target)

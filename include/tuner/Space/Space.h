@@ -79,6 +79,11 @@ enum class ParamRole {
   /// "im2col": an im2col copy and a contraction, "decompose": 1-D
   /// convolutions; see tuner/Analysis/Convolution.h).
   Convolution,
+  /// "partial": how the partial tiles of nest `nest`'s distributed loops
+  /// (the last scf.forall tiles, when a tile size does not divide the
+  /// extent) are computed: "peel" (cut into static slices) or "pad" (padded
+  /// with zeros to full tiles, so that they run the full micro-kernel).
+  Partial,
   // GPU schedules (a space built for a target of kind "gpu", see
   // tuner/Space/GpuSpace.h):
   /// "block": the tile of parallel band loop `loop` of nest `nest` that one
@@ -99,8 +104,8 @@ enum class ParamRole {
 
 /// The name of a role in JSON: "tile", "rtile", "order", "unroll",
 /// "vectorize", "parallel", "fuse", "knob", "alternatives", "lowering",
-/// "distribute", "skew", "conv", "block", "thread", "reduce", "promote",
-/// "vector";
+/// "distribute", "skew", "conv", "partial", "block", "thread", "reduce",
+/// "promote", "vector";
 /// "none" for None,
 /// which JSON spells by leaving the role out.
 llvm::StringRef stringifyParamRole(ParamRole role);

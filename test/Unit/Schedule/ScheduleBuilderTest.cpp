@@ -303,6 +303,62 @@ TEST_F(ScheduleBuilderTest, AffineNestUsesTheTunerOps) {
   EXPECT_NE(printed.find("step 2"), std::string::npos) << printed;
 }
 
+TEST_F(ScheduleBuilderTest, PartialTilesArePaddedOnlyWhereAForallTileIsPartial) {
+  ProgramTree tree = treeOf(kFillMatmul);
+  const std::string mm = tree.nests[1].name;
+  // The matmul's space with row tiles that do not divide 16 (3, 6) and the
+  // partial-tile choice.
+  Space space;
+  std::vector<ParamValue> rows = ints({1, 3, 4, 6, 16});
+  cantFail(space.addParameter(withRole(Parameter::ordinal("t0", rows),
+                                       ParamRole::Tile, mm, 0)));
+  cantFail(space.addParameter(
+      withRole(Parameter::boolean("vec"), ParamRole::Vectorize, mm)));
+  cantFail(space.addParameter(
+      withRole(Parameter::boolean("par"), ParamRole::Parallel, mm)));
+  cantFail(space.addParameter(
+      withRole(Parameter::categorical("partial", {"peel", "pad"}),
+               ParamRole::Partial, mm)));
+  auto configOf = [](int64_t rows, bool vec, const char *partial) {
+    return Config({ParamValue::integer(rows), ParamValue::boolean(vec),
+                   ParamValue::boolean(true), ParamValue::string(partial)});
+  };
+  auto hashOf = [&](const Config &c) {
+    llvm::Expected<SchedulePlan> plan = planSchedule(tree, space, c);
+    EXPECT_TRUE(bool(plan)) << llvm::toString(plan.takeError());
+    return plan ? plan->hash() : 0;
+  };
+  auto scriptOf = [&](const Config &c) {
+    llvm::Expected<std::string> script = buildTransformScript(tree, space, c);
+    EXPECT_TRUE(bool(script)) << llvm::toString(script.takeError());
+    return script ? *script : std::string();
+  };
+  // 6 rows: the last scf.forall tile (4 rows) is partial, padded.
+  std::string padded = scriptOf(configOf(6, true, "pad"));
+  EXPECT_NE(padded.find("partial = \"pad\""), std::string::npos) << padded;
+  EXPECT_NE(padded.find("partial tiles padded"), std::string::npos);
+  EXPECT_EQ(scriptOf(configOf(6, true, "peel")).find("partial ="),
+            std::string::npos);
+  EXPECT_NE(hashOf(configOf(6, true, "pad")),
+            hashOf(configOf(6, true, "peel")));
+  // 4 rows divide 16, and without vectorization nothing is padded: the
+  // same schedule as peeling, hashed alike.
+  EXPECT_EQ(scriptOf(configOf(4, true, "pad")).find("partial ="),
+            std::string::npos);
+  EXPECT_EQ(hashOf(configOf(4, true, "pad")),
+            hashOf(configOf(4, true, "peel")));
+  EXPECT_EQ(hashOf(configOf(6, false, "pad")),
+            hashOf(configOf(6, false, "peel")));
+  // The padded schedule applies.
+  EXPECT_TRUE(mlir::succeeded(applyTransformScript(module.get(), padded)));
+  // A value that is neither is an error that names the parameter.
+  llvm::Expected<SchedulePlan> bad =
+      planSchedule(tree, space, configOf(6, true, "mask"));
+  ASSERT_FALSE(bool(bad));
+  EXPECT_NE(llvm::toString(bad.takeError()).find("partial"),
+            std::string::npos);
+}
+
 TEST_F(ScheduleBuilderTest, PlanCachePlansEachConfigOnceAndBuildsTheSameScript) {
   ProgramTree tree = treeOf(kFillMatmul);
   Space space = matmulSpace(tree);

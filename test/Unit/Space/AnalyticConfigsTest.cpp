@@ -163,6 +163,9 @@ TEST(AnalyticConfigs, SnappedToTheSpaceAndFeasible) {
   EXPECT_EQ(value("matmul_0.parallel"), ParamValue::boolean(true));
   EXPECT_EQ(value("matmul_0.lowering"), ParamValue::string("outerproduct"));
   EXPECT_EQ(value("matmul_0.distribute"), ParamValue::string("outer"));
+  // The last row tile (61 of 64 rows) runs the full micro-kernel on rows
+  // padded with zeros.
+  EXPECT_EQ(value("matmul_0.partial"), ParamValue::string("pad"));
   EXPECT_EQ(analyticConfigs(tree, *space, avx512(), 1).size(), 1u);
 }
 
@@ -200,3 +203,34 @@ TEST(AnalyticConfigs, NothingForNestsThatAreNoContraction) {
 }
 
 } // namespace
+
+TEST(AnalyticConfigs, PartialTileChoiceOnlyWhereTilesMayNotDivide) {
+  ProgramTree tree = contraction(1021, 1021, 1021);
+  llvm::Expected<Space> space = buildSpace(tree, avx512());
+  ASSERT_TRUE(bool(space)) << llvm::toString(space.takeError());
+  std::optional<size_t> index = space->indexOf("matmul_0.partial");
+  ASSERT_TRUE(index.has_value());
+  const Parameter &partial = space->getParameters()[*index];
+  EXPECT_EQ(partial.role, ParamRole::Partial);
+  EXPECT_EQ(partial.defaultValue, ParamValue::string("peel"));
+  // Padding needs a vectorized, distributed nest.
+  Config config = space->defaultConfig();
+  config[*index] = ParamValue::string("pad");
+  config[*space->indexOf("matmul_0.vectorize")] = ParamValue::boolean(false);
+  llvm::Error infeasible = space->check(config);
+  ASSERT_TRUE(bool(infeasible));
+  EXPECT_NE(llvm::toString(std::move(infeasible)).find("matmul_0.partial"),
+            std::string::npos);
+  // Tiles that divide the extents only: nothing is partial.
+  SpaceOptions divisors;
+  divisors.partialTiles = false;
+  llvm::Expected<Space> dividing = buildSpace(tree, avx512(), divisors);
+  ASSERT_TRUE(bool(dividing)) << llvm::toString(dividing.takeError());
+  EXPECT_FALSE(dividing->indexOf("matmul_0.partial").has_value());
+  // A body that divides: the padded rows would divide by zero.
+  ProgramTree dividingBody = contraction(1021, 1021, 1021);
+  dividingBody.computations[0].opCounts.div = 1;
+  llvm::Expected<Space> noPad = buildSpace(dividingBody, avx512());
+  ASSERT_TRUE(bool(noPad)) << llvm::toString(noPad.takeError());
+  EXPECT_FALSE(noPad->indexOf("matmul_0.partial").has_value());
+}

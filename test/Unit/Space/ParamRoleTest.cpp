@@ -78,11 +78,15 @@ TEST(ParamRole, NamesRoundTrip) {
       ParamRole::Unroll,   ParamRole::Vectorize,    ParamRole::Parallel,
       ParamRole::Fuse,     ParamRole::Knob,         ParamRole::Alternatives,
       ParamRole::Lowering, ParamRole::Distribute,   ParamRole::Skew,
-      ParamRole::Convolution};
+      ParamRole::Convolution, ParamRole::Partial, ParamRole::GpuBlockTile,
+      ParamRole::GpuThreadTile, ParamRole::GpuReductionTile,
+      ParamRole::GpuPromote, ParamRole::GpuVectorWidth};
   const char *names[] = {"tile",         "rtile",    "order",      "unroll",
                          "vectorize",    "parallel", "fuse",       "knob",
                          "alternatives", "lowering", "distribute", "skew",
-                         "conv"};
+                         "conv",         "partial",  "block",      "thread",
+                         "reduce",       "promote",  "vector"};
+  static_assert(std::size(roles) == std::size(names));
   for (size_t i = 0; i < std::size(roles); ++i) {
     EXPECT_EQ(stringifyParamRole(roles[i]), names[i]);
     EXPECT_EQ(parseParamRole(names[i]), roles[i]) << names[i];
@@ -203,12 +207,12 @@ TEST(ParamRole, JSONErrors) {
   EXPECT_EQ(attributeError(R"({"role": "reticulate"})"),
             "parameter 'x.tile': unknown role 'reticulate' (known: tile, "
             "rtile, order, unroll, vectorize, parallel, fuse, knob, "
-            "alternatives, lowering, distribute, skew, conv, block, thread, "
-            "reduce, promote, vector)");
+            "alternatives, lowering, distribute, skew, conv, partial, block, "
+            "thread, reduce, promote, vector)");
   EXPECT_EQ(attributeError(R"({"role": "none"})"),
             "parameter 'x.tile': unknown role 'none' (known: tile, rtile, "
             "order, unroll, vectorize, parallel, fuse, knob, alternatives, "
-            "lowering, distribute, skew, conv, block, thread, reduce, "
+            "lowering, distribute, skew, conv, partial, block, thread, reduce, "
             "promote, vector)");
   EXPECT_EQ(attributeError(R"({"role": "Tile"})").substr(0, 40),
             "parameter 'x.tile': unknown role 'Tile' ");
