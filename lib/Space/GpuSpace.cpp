@@ -39,36 +39,9 @@ std::vector<int64_t> divisorCandidates(int64_t extent, int64_t cap,
   for (int64_t d = 1; d <= extent && d <= cap; ++d)
     if (extent % d == 0)
       divisors.push_back(d);
-  if (divisors.size() <= limit || limit < 2)
-    return divisors;
-  std::vector<int64_t> picked;
-  double top = std::log(double(divisors.back()));
-  for (unsigned i = 0; i < limit; ++i) {
-    double goal = top * i / (limit - 1);
-    int64_t best = -1;
-    double bestDistance = 0;
-    for (int64_t d : divisors) {
-      if (llvm::is_contained(picked, d))
-        continue;
-      double distance = std::fabs(std::log(double(d)) - goal);
-      if (best < 0 || distance < bestDistance) {
-        best = d;
-        bestDistance = distance;
-      }
-    }
-    if (best > 0)
-      picked.push_back(best);
-  }
-  llvm::sort(picked);
-  return picked;
+  return spreadInLogScale(std::move(divisors), limit);
 }
 
-std::vector<ParamValue> toValues(llvm::ArrayRef<int64_t> ints) {
-  std::vector<ParamValue> values;
-  for (int64_t v : ints)
-    values.push_back(ParamValue::integer(v));
-  return values;
-}
 
 /// The largest candidate at most `goal` (the smallest when none is).
 int64_t largestUpTo(llvm::ArrayRef<int64_t> candidates, int64_t goal) {
@@ -159,7 +132,7 @@ private:
           loop.extent, kMaxBlockTile, options.maxTileCandidates);
       std::string blockName = llvm::formatv("{0}.block.l{1}", n, position);
       Parameter block =
-          Parameter::ordinal(blockName, toValues(blocks), /*logScale=*/true);
+          Parameter::ordinal(blockName, integerValues(blocks), /*logScale=*/true);
       block.defaultValue = ParamValue::integer(
           largestUpTo(blocks, dim == 0 ? 32 : dim == 1 ? 4 : 1));
       block.description = llvm::formatv(
@@ -176,7 +149,7 @@ private:
           threads.push_back(t);
       std::string threadName = llvm::formatv("{0}.thread.l{1}", n, position);
       Parameter thread =
-          Parameter::ordinal(threadName, toValues(threads), /*logScale=*/true);
+          Parameter::ordinal(threadName, integerValues(threads), /*logScale=*/true);
       thread.defaultValue = ParamValue::integer(1);
       thread.description = llvm::formatv(
           "tile of loop {0} one thread computes inside its block's tile",
@@ -221,7 +194,7 @@ private:
         tiles.push_back(loop.extent);
       std::string name = llvm::formatv("{0}.reduce.l{1}", n, position);
       Parameter reduce =
-          Parameter::ordinal(name, toValues(tiles), /*logScale=*/true);
+          Parameter::ordinal(name, integerValues(tiles), /*logScale=*/true);
       reduce.defaultValue = ParamValue::integer(largestUpTo(tiles, 16));
       reduce.description = llvm::formatv(
           "tile of reduction loop {0} (extent {1}) a block stages per step "
@@ -244,7 +217,7 @@ private:
           factors.push_back(f);
       if (factors.size() > 1) {
         unrollName = n + ".unroll";
-        Parameter unroll = Parameter::ordinal(unrollName, toValues(factors));
+        Parameter unroll = Parameter::ordinal(unrollName, integerValues(factors));
         unroll.defaultValue = ParamValue::integer(factors.front());
         unroll.description = "unroll factor of the innermost reduction loop "
                              "each thread runs";
@@ -340,7 +313,7 @@ private:
         return err;
     if (options.vectorize && !promoteNames.empty()) {
       std::string name = n + ".vector";
-      Parameter vector = Parameter::ordinal(name, toValues(kVectorWidths),
+      Parameter vector = Parameter::ordinal(name, integerValues(kVectorWidths),
                                             /*logScale=*/true);
       vector.defaultValue = ParamValue::integer(1);
       vector.description = "elements each thread copies per access into "

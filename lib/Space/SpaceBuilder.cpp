@@ -52,29 +52,7 @@ std::vector<int64_t> tileCandidates(int64_t extent, unsigned limit,
     divisors.erase(std::unique(divisors.begin(), divisors.end()),
                    divisors.end());
   }
-  if (divisors.size() <= limit || limit < 2)
-    return divisors;
-  std::vector<int64_t> picked;
-  double top = std::log(double(extent));
-  for (unsigned i = 0; i < limit; ++i) {
-    double goal = top * i / (limit - 1);
-    // The divisor closest to the goal in log scale, not yet picked.
-    int64_t best = -1;
-    double bestDistance = 0;
-    for (int64_t d : divisors) {
-      if (llvm::is_contained(picked, d))
-        continue;
-      double distance = std::fabs(std::log(double(d)) - goal);
-      if (best < 0 || distance < bestDistance) {
-        best = d;
-        bestDistance = distance;
-      }
-    }
-    if (best > 0)
-      picked.push_back(best);
-  }
-  llvm::sort(picked);
-  return picked;
+  return spreadInLogScale(std::move(divisors), limit);
 }
 
 /// Tile sizes for an inner loop of a skewed band, whose tiles are
@@ -92,12 +70,6 @@ std::vector<int64_t> skewedTileCandidates(int64_t extent, unsigned limit) {
   return candidates;
 }
 
-std::vector<ParamValue> toValues(llvm::ArrayRef<int64_t> ints) {
-  std::vector<ParamValue> values;
-  for (int64_t v : ints)
-    values.push_back(ParamValue::integer(v));
-  return values;
-}
 
 std::vector<ParamValue::Permutation> identityAndSwaps(size_t depth) {
   std::vector<ParamValue::Permutation> result;
@@ -367,7 +339,7 @@ private:
                                /*powersOfTwo=*/isLinalg &&
                                    options.partialTiles);
       std::string tileName = llvm::formatv("{0}.tile.l{1}", n, position);
-      Parameter tile = Parameter::ordinal(tileName, toValues(candidates),
+      Parameter tile = Parameter::ordinal(tileName, integerValues(candidates),
                                           /*logScale=*/true);
       tile.defaultValue = ParamValue::integer(loop.extent);
       tile.description = llvm::formatv(
@@ -402,7 +374,7 @@ private:
             small.push_back(c);
       }
       std::string rtileName = llvm::formatv("{0}.rtile.l{1}", n, position);
-      Parameter rtile = Parameter::ordinal(rtileName, toValues(small), true);
+      Parameter rtile = Parameter::ordinal(rtileName, integerValues(small), true);
       rtile.defaultValue = ParamValue::integer(loop.extent);
       rtile.description =
           options.partialTiles
@@ -500,7 +472,7 @@ private:
       if (factors.front() != 1)
         factors.insert(factors.begin(), 1);
       std::string name = n + ".unroll";
-      Parameter unroll = Parameter::ordinal(name, toValues(factors), true);
+      Parameter unroll = Parameter::ordinal(name, integerValues(factors), true);
       unroll.defaultValue = ParamValue::integer(1);
       unroll.description = "unroll factor of the innermost loop";
       if (auto err = add(std::move(unroll), &nest, ParamRole::Unroll))
@@ -930,7 +902,7 @@ private:
       std::string tileName = llvm::formatv("{0}.tile.l{1}", n, position);
       Parameter tile =
           Parameter::ordinal(tileName,
-                             toValues(skewedTileCandidates(
+                             integerValues(skewedTileCandidates(
                                  loop.extent, options.maxTileCandidates)),
                              /*logScale=*/true);
       tile.defaultValue = ParamValue::integer(loop.extent);
@@ -1332,4 +1304,38 @@ llvm::Expected<Space> tuner::buildSpace(const ProgramTree &tree,
   if (target.isGpu())
     return buildGpuSpace(tree, target, options);
   return Builder(tree, target, options).build();
+}
+
+std::vector<int64_t> tuner::spreadInLogScale(std::vector<int64_t> sorted,
+                                             unsigned limit) {
+  if (sorted.size() <= limit || limit < 2)
+    return sorted;
+  std::vector<int64_t> picked;
+  double top = std::log(double(sorted.back()));
+  for (unsigned i = 0; i < limit; ++i) {
+    double goal = top * i / (limit - 1);
+    // The value closest to the goal in log scale, not yet picked.
+    int64_t best = -1;
+    double bestDistance = 0;
+    for (int64_t d : sorted) {
+      if (llvm::is_contained(picked, d))
+        continue;
+      double distance = std::fabs(std::log(double(d)) - goal);
+      if (best < 0 || distance < bestDistance) {
+        best = d;
+        bestDistance = distance;
+      }
+    }
+    if (best > 0)
+      picked.push_back(best);
+  }
+  llvm::sort(picked);
+  return picked;
+}
+
+std::vector<ParamValue> tuner::integerValues(llvm::ArrayRef<int64_t> values) {
+  std::vector<ParamValue> result;
+  for (int64_t v : values)
+    result.push_back(ParamValue::integer(v));
+  return result;
 }

@@ -66,6 +66,16 @@ struct SpaceOptions {
   unsigned maxTileCandidates = 10;
 };
 
+/// At most `limit` of `sorted` (ascending, starting at 1), spread evenly in
+/// log scale up to the last one (the first and the last kept); all of them
+/// when there are no more than `limit`. The tile sizes of CPU and GPU
+/// spaces are picked so.
+std::vector<int64_t> spreadInLogScale(std::vector<int64_t> sorted,
+                                      unsigned limit);
+
+/// Integer parameter values.
+std::vector<ParamValue> integerValues(llvm::ArrayRef<int64_t> values);
+
 /// The first loop of the band of `nest` that runs zero times, if any: such a
 /// nest never runs, has nothing to tune and gets no parameter in the space.
 std::optional<int> zeroTripLoop(const ProgramTree &tree, const LoopNest &nest);
