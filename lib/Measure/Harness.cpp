@@ -8,6 +8,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cassert>
 #include <cstring>
 
@@ -399,4 +400,18 @@ TimingSummary tuner::summarizeTimes(llvm::ArrayRef<double> perCallSeconds) {
                               : (sorted[count / 2 - 1] + sorted[count / 2]) / 2;
   summary.repetitions = unsigned(count);
   return summary;
+}
+
+uint64_t tuner::calibrateCalls(llvm::function_ref<double(uint64_t)> timeCalls,
+                               double minSeconds) {
+  uint64_t calls = 1;
+  while (true) {
+    double seconds = timeCalls(calls);
+    if (seconds >= minSeconds)
+      return calls;
+    uint64_t estimate =
+        seconds > 0 ? uint64_t(std::ceil(calls * 1.2 * minSeconds / seconds))
+                    : calls * 16;
+    calls = std::max(calls * 2, std::min(estimate, calls * 1000));
+  }
 }

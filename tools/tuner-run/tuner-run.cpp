@@ -311,16 +311,7 @@ public:
     };
     // Warm-up and calibration: grow the batch until it lasts --min-time.
     auto warmupStart = Clock::now();
-    uint64_t calls = 1;
-    while (true) {
-      double seconds = timeCalls(calls);
-      if (seconds >= minTime)
-        break;
-      uint64_t estimate =
-          seconds > 0 ? uint64_t(std::ceil(calls * 1.2 * minTime / seconds))
-                      : calls * 16;
-      calls = std::max(calls * 2, std::min(estimate, calls * 1000));
-    }
+    uint64_t calls = calibrateCalls(timeCalls, minTime);
     report["warmup_seconds"] = secondsSince(warmupStart);
     auto timedStart = Clock::now();
     std::vector<double> perCall;

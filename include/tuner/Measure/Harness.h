@@ -13,6 +13,7 @@
 #define TUNER_MEASURE_HARNESS_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -125,6 +126,13 @@ struct TimingSummary {
 /// Summarizes one per-call time per repetition; the median of an even count
 /// is the mean of the two middle values. Empty input gives all zeros.
 TimingSummary summarizeTimes(llvm::ArrayRef<double> perCallSeconds);
+
+/// The warm-up and calibration of both harnesses: calls `timeCalls(n)`
+/// (which makes n calls and returns their seconds) with growing n until one
+/// round lasts at least `minSeconds`, and returns that n, the calls each
+/// timed repetition makes.
+uint64_t calibrateCalls(llvm::function_ref<double(uint64_t)> timeCalls,
+                        double minSeconds);
 
 } // namespace tuner
 

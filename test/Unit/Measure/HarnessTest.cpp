@@ -149,3 +149,31 @@ TEST(SummarizeTimes, MinMedianMax) {
 }
 
 } // namespace
+
+namespace {
+TEST(CalibrateCalls, GrowsUntilARoundLastsTheMinimum) {
+  std::vector<uint64_t> rounds;
+  // 1 ms per call: 50 ms need at least 50 calls.
+  uint64_t calls = tuner::calibrateCalls(
+      [&](uint64_t n) {
+        rounds.push_back(n);
+        return double(n) * 1e-3;
+      },
+      0.05);
+  EXPECT_GE(double(calls) * 1e-3, 0.05);
+  EXPECT_EQ(calls, rounds.back());
+  for (size_t i = 1; i < rounds.size(); ++i)
+    EXPECT_GT(rounds[i], rounds[i - 1]);
+  // A call too fast for the clock (0 s) grows 16-fold per round; one long
+  // enough at once is timed once.
+  std::vector<uint64_t> zero;
+  tuner::calibrateCalls(
+      [&](uint64_t n) {
+        zero.push_back(n);
+        return n >= 256 ? 1.0 : 0.0;
+      },
+      0.5);
+  EXPECT_EQ(zero, (std::vector<uint64_t>{1, 16, 256}));
+  EXPECT_EQ(tuner::calibrateCalls([](uint64_t) { return 2.0; }, 0.5), 1u);
+}
+} // namespace
