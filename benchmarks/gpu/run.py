@@ -128,6 +128,9 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--target", default="gpu",
                         help="gpu, gpu:N, or a target JSON of kind gpu")
+    parser.add_argument("--kernel-dir", default=str(HERE / "kernels"),
+                        help="folder of the kernels (default "
+                        "benchmarks/gpu/kernels)")
     parser.add_argument("--tuner-opt", default=str(ROOT / "build/bin/tuner-opt"))
     parser.add_argument("--cuda-root", default="/usr/local/cuda")
     parser.add_argument("--cxx", default=shutil.which("clang++-22") or
@@ -152,11 +155,11 @@ def main():
     gpus, why = gpu_names(smi)
     if not gpus:
         fail("no device: %s (nothing was built or tuned)" % why, NO_DEVICE)
-    unknown = [k for k in args.kernels if not (HERE / "kernels" /
-                                               (k + ".mlir")).exists()]
+    kernel_dir = Path(args.kernel_dir)
+    unknown = [k for k in args.kernels
+               if not (kernel_dir / (k + ".mlir")).exists()]
     if unknown:
-        fail("unknown kernel(s) %s (known: %s)" % (", ".join(unknown),
-                                                  ", ".join(KERNELS)), 2)
+        fail("no kernel %s in %s" % (", ".join(unknown), kernel_dir), 2)
     if not Path(args.tuner_opt).exists():
         fail("tuner-opt not found at %s (build it, or pass --tuner-opt)"
              % args.tuner_opt, 2)
@@ -168,7 +171,6 @@ def main():
     work.mkdir(parents=True, exist_ok=True)
 
     # 2. cuBLAS.
-    cublas = None
     errors = []
     try:
         cublas_bin = build_cublas(args, work)
@@ -179,7 +181,7 @@ def main():
     # 3. Tune each kernel.
     rows = []
     for name in args.kernels:
-        path = HERE / "kernels" / (name + ".mlir")
+        path = kernel_dir / (name + ".mlir")
         info = kernel_info(path)
         folder = work / name
         folder.mkdir(parents=True, exist_ok=True)
@@ -221,8 +223,7 @@ def main():
                 run([str(cublas_bin), "--m", size, "--n", size, "--k", size,
                      "--repetitions", str(args.repetitions), "--json",
                      str(out)], "cuBLAS SGEMM", timeout=600)
-                cublas = json.loads(out.read_text())
-                row["cublas"] = cublas
+                row["cublas"] = json.loads(out.read_text())
             except (RuntimeError, OSError, ValueError) as error:
                 errors.append(str(error))
         rows.append(row)
