@@ -140,7 +140,9 @@ def main():
                         help="cuBLAS repetitions (>= 5)")
     parser.add_argument("--tune-timeout", type=float, default=7200,
                         help="seconds one kernel's tuning may take")
-    parser.add_argument("--work-dir", default=None)
+    parser.add_argument("--work-dir", default=None,
+                        help="tuned modules, databases, summaries and the "
+                        "cuBLAS binary (default build/gpu-bench)")
     parser.add_argument("--results", default=None,
                         help="folder for the table and JSON (default "
                         "benchmarks/results/<date>-gpu)")
@@ -167,7 +169,7 @@ def main():
     stamp = datetime.date.today().isoformat()
     results = Path(args.results or ROOT / "benchmarks/results" /
                    (stamp + "-gpu"))
-    work = Path(args.work_dir or results / "work")
+    work = Path(args.work_dir or ROOT / "build" / "gpu-bench")
     work.mkdir(parents=True, exist_ok=True)
 
     # 2. cuBLAS.
