@@ -191,8 +191,10 @@ void TunerApplyBestPass::runOnOperation() {
       if (!func.isExternal() && hasLoopNests(func))
         funcs.push_back(func);
   }
-  // Records are keyed by the machine that measured them: this one.
-  std::string machine = Target::host().fingerprint();
+  // Records are keyed by the machine that measured them: this one, or the
+  // GPU a GPU target measures on.
+  std::string machine =
+      target->isGpu() ? target->fingerprint() : Target::host().fingerprint();
   // Every function is decided before any is changed: an error leaves the
   // module as it was.
   std::vector<Choice> choices;
