@@ -35,6 +35,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE.parent))
 from machine import machine_line, machine_record  # noqa: E402
+from run import fmt_time  # noqa: E402  (the CPU benchmark's table format)
 
 KERNELS = ["matmul", "conv_relu", "stencil2d"]
 NO_DEVICE = 4
@@ -102,16 +103,6 @@ def build_cublas(args, work):
                "-o", str(binary)]
     run(command, "building cublas_sgemm")
     return binary
-
-
-def fmt_time(seconds):
-    if seconds is None:
-        return "—"
-    if seconds >= 1:
-        return "%.3g s" % seconds
-    if seconds >= 1e-3:
-        return "%.3g ms" % (seconds * 1e3)
-    return "%.3g µs" % (seconds * 1e6)
 
 
 def median(entry):
