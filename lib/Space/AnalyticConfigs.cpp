@@ -56,18 +56,23 @@ std::optional<ParamValue> nearest(const Parameter &parameter, int64_t wanted) {
 }
 
 /// The value of ordinal `parameter` nearest `wanted` in log scale among the
-/// multiples of `step` within a factor of two of `wanted`; else the nearest
-/// value. A cache tile that is a multiple of its register tile leaves no
-/// remainder to peel inside it (a 208-column tile of 32-column micro-kernels
-/// runs its last 16 columns at half width).
+/// multiples of `step` and the largest value (the extent: not tiled) within
+/// a factor of two of `wanted`; else the nearest value. A cache tile that
+/// is a multiple of its register tile leaves no remainder to peel inside it
+/// (a 208-column tile of 32-column micro-kernels runs its last 16 columns
+/// at half width); the extent leaves none that the extent does not force.
 std::optional<ParamValue> nearestMultiple(const Parameter &parameter,
                                           int64_t wanted, int64_t step) {
   std::optional<ParamValue> best;
   double bestDistance = 0;
+  int64_t largest = 0;
+  for (const ParamValue &value : parameter.values)
+    if (value.isInteger())
+      largest = std::max(largest, value.getInteger());
   if (step > 1) {
     for (const ParamValue &value : parameter.values) {
       if (!value.isInteger() || value.getInteger() <= 0 ||
-          value.getInteger() % step != 0)
+          (value.getInteger() % step != 0 && value.getInteger() != largest))
         continue;
       double distance = std::fabs(std::log(double(value.getInteger())) -
                                   std::log(double(wanted)));
@@ -261,11 +266,17 @@ std::vector<Config> tuner::analyticConfigs(const ProgramTree &tree,
         size_t position = size_t(std::max<int64_t>(parameter.loop, 0));
         switch (parameter.role) {
         case ParamRole::Tile:
-          if (position < plan.tile.size())
-            if (auto value = nearestMultiple(
-                    parameter, plan.tile[position],
-                    registerTile(space, parameter, plan.rtile[position])))
+          if (position < plan.tile.size()) {
+            // At least one register tile as the space offers it (7 rows
+            // are offered as 8).
+            int64_t step =
+                registerTile(space, parameter, plan.rtile[position]);
+            int64_t wanted = plan.tile[position];
+            if (wanted >= plan.rtile[position])
+              wanted = std::max(wanted, step);
+            if (auto value = nearestMultiple(parameter, wanted, step))
               set(*value);
+          }
           break;
         case ParamRole::RegisterTile:
           if (position < plan.rtile.size())
