@@ -55,6 +55,52 @@ std::optional<ParamValue> nearest(const Parameter &parameter, int64_t wanted) {
   return best;
 }
 
+/// The value of ordinal `parameter` nearest `wanted` in log scale among the
+/// multiples of `step` and the largest value (the extent: not tiled) within
+/// a factor of two of `wanted`; else the nearest value. A cache tile that
+/// is a multiple of its register tile leaves no remainder to peel inside it
+/// (a 208-column tile of 32-column micro-kernels runs its last 16 columns
+/// at half width); the extent leaves none that the extent does not force.
+std::optional<ParamValue> nearestMultiple(const Parameter &parameter,
+                                          int64_t wanted, int64_t step) {
+  std::optional<ParamValue> best;
+  double bestDistance = 0;
+  int64_t largest = 0;
+  for (const ParamValue &value : parameter.values)
+    if (value.isInteger())
+      largest = std::max(largest, value.getInteger());
+  if (step > 1) {
+    for (const ParamValue &value : parameter.values) {
+      if (!value.isInteger() || value.getInteger() <= 0 ||
+          (value.getInteger() % step != 0 && value.getInteger() != largest))
+        continue;
+      double distance = std::fabs(std::log(double(value.getInteger())) -
+                                  std::log(double(wanted)));
+      if (distance > std::log(2.0) + 1e-9)
+        continue;
+      if (!best || distance < bestDistance - 1e-12) {
+        best = value;
+        bestDistance = distance;
+      }
+    }
+  }
+  return best ? best : nearest(parameter, wanted);
+}
+
+/// The register tile the seed gives the loop of cache-tile parameter
+/// `tile` (its nest's `rtile.l<loop>`, snapped to that parameter's domain);
+/// `wanted` when the space has no such parameter.
+int64_t registerTile(const Space &space, const Parameter &tile,
+                     int64_t wanted) {
+  std::optional<size_t> index =
+      space.indexOf(tile.nest + ".rtile.l" + std::to_string(tile.loop));
+  if (!index)
+    return wanted;
+  std::optional<ParamValue> value =
+      nearest(space.getParameters()[*index], wanted);
+  return value ? value->getInteger() : wanted;
+}
+
 } // namespace
 
 std::vector<MicroKernelPlan> tuner::microKernelPlans(const ProgramTree &tree,
@@ -138,6 +184,61 @@ std::vector<MicroKernelPlan> tuner::microKernelPlans(const ProgramTree &tree,
   return plans;
 }
 
+std::vector<CompanionPlan>
+tuner::companionPlans(const ProgramTree &tree, const Target &target,
+                      const std::vector<MicroKernelPlan> &contractions) {
+  std::vector<CompanionPlan> plans;
+  if (contractions.empty())
+    return plans;
+  auto isContraction = [&](const std::string &name) {
+    return llvm::any_of(contractions, [&](const MicroKernelPlan &plan) {
+      return plan.nest == name;
+    });
+  };
+  int64_t cores = std::max(1u, target.cores);
+  for (const LoopNest &nest : tree.nests) {
+    if (nest.source != NestSource::Linalg || nest.computationIds.size() != 1 ||
+        isContraction(nest.name))
+      continue;
+    std::vector<int> band = tree.bandOf(nest.id);
+    if (band.empty() || llvm::any_of(band, [&](int loop) {
+          return tree.loops[loop].isReduction;
+        }))
+      continue;
+    CompanionPlan plan;
+    plan.nest = nest.name;
+    // The init of a contraction: computed in that contraction's tiles.
+    for (const ProducerConsumerEdge &edge : tree.edges) {
+      if (!edge.viaTensor || !edge.intoInit ||
+          tree.computations[edge.producer].nestId != nest.id)
+        continue;
+      const LoopNest &consumer =
+          tree.nests[tree.computations[edge.consumer].nestId];
+      if (isContraction(consumer.name)) {
+        plan.fuseInto = consumer.name;
+        break;
+      }
+    }
+    // Row tiles over the outermost loop (eight per core), the contiguous
+    // innermost loop in register tiles of four vectors.
+    const Computation &comp = tree.computations[nest.computationIds.front()];
+    unsigned bytes = std::max(1u, elementTypeBytes(comp.elementType));
+    int64_t lanes = std::max(1u, target.vectorLanes(bytes));
+    plan.tile.resize(band.size());
+    plan.rtile.assign(band.size(), 1);
+    for (size_t p = 0; p < band.size(); ++p)
+      plan.tile[p] = tree.loops[band[p]].extent;
+    int64_t outer = tree.loops[band.front()].extent;
+    int64_t inner = tree.loops[band.back()].extent;
+    plan.tile.front() = clampTo(outer / (8 * cores), outer);
+    plan.rtile.back() = clampTo(4 * lanes, plan.tile.back());
+    if (band.size() == 1)
+      plan.rtile.back() = clampTo(4 * lanes, std::min(inner, plan.tile[0]));
+    plans.push_back(std::move(plan));
+  }
+  return plans;
+}
+
 std::vector<Config> tuner::analyticConfigs(const ProgramTree &tree,
                                            const Space &space,
                                            const Target &target,
@@ -149,7 +250,9 @@ std::vector<Config> tuner::analyticConfigs(const ProgramTree &tree,
        ++variant) {
     Config config = space.defaultConfig();
     bool changed = false;
-    for (const MicroKernelPlan &plan : microKernelPlans(tree, target, variant)) {
+    std::vector<MicroKernelPlan> contractions =
+        microKernelPlans(tree, target, variant);
+    for (const MicroKernelPlan &plan : contractions) {
       for (size_t index = 0; index < parameters.size(); ++index) {
         const Parameter &parameter = parameters[index];
         if (parameter.nest != plan.nest)
@@ -163,9 +266,17 @@ std::vector<Config> tuner::analyticConfigs(const ProgramTree &tree,
         size_t position = size_t(std::max<int64_t>(parameter.loop, 0));
         switch (parameter.role) {
         case ParamRole::Tile:
-          if (position < plan.tile.size())
-            if (auto value = nearest(parameter, plan.tile[position]))
+          if (position < plan.tile.size()) {
+            // At least one register tile as the space offers it (7 rows
+            // are offered as 8).
+            int64_t step =
+                registerTile(space, parameter, plan.rtile[position]);
+            int64_t wanted = plan.tile[position];
+            if (wanted >= plan.rtile[position])
+              wanted = std::max(wanted, step);
+            if (auto value = nearestMultiple(parameter, wanted, step))
               set(*value);
+          }
           break;
         case ParamRole::RegisterTile:
           if (position < plan.rtile.size())
@@ -192,6 +303,52 @@ std::vector<Config> tuner::analyticConfigs(const ProgramTree &tree,
         // Partial row tiles run the full micro-kernel on zeros.
         case ParamRole::Partial:
           set(ParamValue::string("pad"));
+          break;
+        default:
+          break;
+        }
+      }
+    }
+    for (const CompanionPlan &plan :
+         companionPlans(tree, target, contractions)) {
+      auto set = [&](size_t index, ParamValue value) {
+        if (!parameters[index].contains(value))
+          return false;
+        changed |= config[index] != value;
+        config[index] = std::move(value);
+        return true;
+      };
+      bool fused = false;
+      for (size_t index = 0; index < parameters.size() && !fused; ++index)
+        if (!plan.fuseInto.empty() &&
+            parameters[index].role == ParamRole::Fuse &&
+            parameters[index].producer == plan.nest &&
+            parameters[index].consumer == plan.fuseInto)
+          fused = set(index, ParamValue::boolean(true));
+      if (fused)
+        continue;
+      for (size_t index = 0; index < parameters.size(); ++index) {
+        const Parameter &parameter = parameters[index];
+        if (parameter.nest != plan.nest)
+          continue;
+        size_t position = size_t(std::max<int64_t>(parameter.loop, 0));
+        switch (parameter.role) {
+        case ParamRole::Tile:
+          if (position < plan.tile.size())
+            if (auto value = nearest(parameter, plan.tile[position]))
+              set(index, *value);
+          break;
+        case ParamRole::RegisterTile:
+          if (position < plan.rtile.size())
+            if (auto value = nearest(parameter, plan.rtile[position]))
+              set(index, *value);
+          break;
+        case ParamRole::Vectorize:
+        case ParamRole::Parallel:
+          set(index, ParamValue::boolean(true));
+          break;
+        case ParamRole::Distribute:
+          set(index, ParamValue::string("outer"));
           break;
         default:
           break;

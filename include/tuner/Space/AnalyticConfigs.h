@@ -61,10 +61,35 @@ std::vector<MicroKernelPlan> microKernelPlans(const ProgramTree &tree,
                                               const Target &target,
                                               unsigned variant);
 
+/// What the seeds do with the other linalg nests of a program that has a
+/// contraction (element-wise maps and fills: no reduction loop): a nest
+/// that computes a contraction's init (a fill, the beta * D of 2mm) is
+/// fused into that contraction's row tiles, where the micro-kernel reads it
+/// from cache; the others run vectorized on all cores in row tiles (eight
+/// per core, the contiguous loop untiled and cut into register tiles of four
+/// vectors), instead of sequential scalar loops beside a parallel
+/// micro-kernel.
+struct CompanionPlan {
+  std::string nest;
+  /// The contraction nest to fuse it into ("": none).
+  std::string fuseInto;
+  /// Its own schedule when it is not fused: cache and register tile per
+  /// band position (the extent: not tiled).
+  std::vector<int64_t> tile, rtile;
+};
+
+/// The companion plans of `tree`'s element-wise nests beside the
+/// contractions `contractions` (microKernelPlans); none without one.
+std::vector<CompanionPlan>
+companionPlans(const ProgramTree &tree, const Target &target,
+               const std::vector<MicroKernelPlan> &contractions);
+
 /// Up to `count` (at most 3) distinct configs of `space` (built for `tree`
 /// on `target`): variant i's micro-kernel plans, snapped to the domains,
-/// over the space's defaults. Empty when the program has no contraction whose parameters
-/// the space holds (e.g. the space was built without tiling).
+/// and their companion plans, over the space's defaults; cache tiles
+/// snapped to multiples of their register tiles where the domain has one
+/// within a factor of two. Empty when the program has no contraction whose
+/// parameters the space holds (e.g. the space was built without tiling).
 std::vector<Config> analyticConfigs(const ProgramTree &tree,
                                     const Space &space, const Target &target,
                                     unsigned count);

@@ -202,6 +202,140 @@ TEST(AnalyticConfigs, NothingForNestsThatAreNoContraction) {
   EXPECT_TRUE(analyticConfigs(matmul, *bare, avx512(), 2).empty());
 }
 
+/// Appends to `tree` an element-wise nest `name` (loops m x n, parallel)
+/// that writes buffer `out`, reading buffer `in` when `in` >= 0 (a fill
+/// reads nothing); returns its computation id.
+int elementwise(ProgramTree &tree, const std::string &name, int64_t m,
+                int64_t n, int in, int out) {
+  int nestId = int(tree.nests.size());
+  int first = int(tree.loops.size());
+  for (int i = 0; i < 2; ++i) {
+    Loop loop;
+    loop.id = first + i;
+    loop.name = name + ".d" + std::to_string(i);
+    loop.extent = i == 0 ? m : n;
+    loop.isParallel = true;
+    loop.parentId = i == 0 ? -1 : first;
+    loop.depth = i;
+    tree.loops.push_back(loop);
+  }
+  tree.loops[first].children.push_back({true, first + 1});
+  tree.rootLoopIds.push_back(first);
+  Computation comp;
+  comp.name = name;
+  comp.opName = in >= 0 ? "linalg.generic" : "linalg.fill";
+  comp.elementType = ElementType::F32;
+  comp.loopIds = {first, first + 1};
+  comp.nestId = nestId;
+  comp.writtenBufferId = out;
+  comp.writtenShape = {m, n};
+  auto access = [&](int buffer, bool write) {
+    Access a;
+    a.bufferId = buffer;
+    a.isWrite = write;
+    a.matrix = {{1, 0, 0}, {0, 1, 0}};
+    return a;
+  };
+  if (in >= 0)
+    comp.accesses.push_back(access(in, false));
+  comp.accesses.push_back(access(out, true));
+  int compId = int(tree.computations.size());
+  comp.id = compId;
+  tree.loops[first + 1].children.push_back({false, compId});
+  tree.computations.push_back(comp);
+  LoopNest nest;
+  nest.id = nestId;
+  nest.name = name;
+  nest.rootLoopId = first;
+  nest.computationIds = {compId};
+  tree.nests.push_back(nest);
+  return compId;
+}
+
+/// fill -> matmul_0 (its init) -> scale: a contraction between an
+/// element-wise nest that writes its init and one that reads its result.
+ProgramTree contractionWithCompanions(int64_t m, int64_t n, int64_t k) {
+  ProgramTree tree = contraction(m, n, k);
+  tree.nests[0].id = 0;
+  tree.computations[0].nestId = 0;
+  Buffer scaled;
+  scaled.id = 3;
+  scaled.name = "%scaled";
+  scaled.elementType = ElementType::F32;
+  scaled.isFunctionResult = true;
+  scaled.shape = {m, n};
+  tree.buffers.push_back(scaled);
+  tree.buffers[2].isFunctionResult = false;
+  int fill = elementwise(tree, "fill_1", m, n, /*in=*/-1, /*out=*/2);
+  int scale = elementwise(tree, "generic_2", m, n, /*in=*/2, /*out=*/3);
+  EXPECT_EQ(tree.verify(), "");
+  ProducerConsumerEdge init;
+  init.producer = fill;
+  init.consumer = 0;
+  init.bufferId = 2;
+  init.viaTensor = true;
+  init.intoInit = true;
+  ProducerConsumerEdge result;
+  result.producer = 0;
+  result.consumer = scale;
+  result.bufferId = 2;
+  result.viaTensor = true;
+  tree.edges = {init, result};
+  return tree;
+}
+
+TEST(AnalyticConfigs, CompanionNestsFusedIntoTheInitOrVectorized) {
+  ProgramTree tree = contractionWithCompanions(384, 416, 448);
+  std::vector<MicroKernelPlan> kernels = microKernelPlans(tree, avx512(), 0);
+  ASSERT_EQ(kernels.size(), 1u);
+  std::vector<CompanionPlan> plans = companionPlans(tree, avx512(), kernels);
+  ASSERT_EQ(plans.size(), 2u);
+  // The fill writes the contraction's init: fused into its row tiles.
+  EXPECT_EQ(plans[0].nest, "fill_1");
+  EXPECT_EQ(plans[0].fuseInto, "matmul_0");
+  // The scaling reads its result: its own row tiles, 384 / (8 x 2 cores)
+  // rows each, the 416 columns in register tiles of four 16-lane vectors.
+  EXPECT_EQ(plans[1].nest, "generic_2");
+  EXPECT_EQ(plans[1].fuseInto, "");
+  EXPECT_EQ(plans[1].tile, (std::vector<int64_t>{24, 416}));
+  EXPECT_EQ(plans[1].rtile, (std::vector<int64_t>{1, 64}));
+  // No contraction, no companions.
+  EXPECT_TRUE(companionPlans(tree, avx512(), {}).empty());
+}
+
+TEST(AnalyticConfigs, CacheTilesAreMultiplesOfRegisterTiles) {
+  ProgramTree tree = contractionWithCompanions(384, 416, 448);
+  llvm::Expected<Space> space = buildSpace(tree, avx512());
+  ASSERT_TRUE(bool(space)) << llvm::toString(space.takeError());
+  std::vector<Config> configs = analyticConfigs(tree, *space, avx512(), 2);
+  ASSERT_EQ(configs.size(), 2u);
+  for (const Config &config : configs)
+    if (llvm::Error error = space->check(config))
+      ADD_FAILURE() << llvm::toString(std::move(error));
+  const Config &first = configs[0];
+  // nc = 256 would be nearest, but 416 columns offer 208 (6.5 register
+  // tiles of 32: a 16-column remainder in every tile) or 416 (13).
+  EXPECT_EQ(integer(*space, first, "matmul_0.rtile.l1"), 32);
+  EXPECT_EQ(integer(*space, first, "matmul_0.tile.l1"), 416);
+  // 24 rows of 8-row register tiles; kc a quarter of L1, offered as 224.
+  EXPECT_EQ(integer(*space, first, "matmul_0.tile.l0"), 24);
+  EXPECT_EQ(integer(*space, first, "matmul_0.rtile.l0"), 8);
+  EXPECT_EQ(integer(*space, first, "matmul_0.tile.l2"), 224);
+  auto value = [&](const char *name) {
+    return first[*space->indexOf(name)];
+  };
+  EXPECT_EQ(value("fuse.fill_1.matmul_0"), ParamValue::boolean(true));
+  EXPECT_EQ(value("fill_1.vectorize"), ParamValue::boolean(false));
+  EXPECT_EQ(value("generic_2.vectorize"), ParamValue::boolean(true));
+  EXPECT_EQ(value("generic_2.parallel"), ParamValue::boolean(true));
+  EXPECT_EQ(value("generic_2.distribute"), ParamValue::string("outer"));
+  EXPECT_EQ(integer(*space, first, "generic_2.tile.l0"), 24);
+  EXPECT_EQ(integer(*space, first, "generic_2.rtile.l1"), 64);
+  // No multiple of 14 rows within a factor of two of 24: the nearest.
+  EXPECT_EQ(integer(*space, configs[1], "matmul_0.rtile.l0"), 14);
+  EXPECT_EQ(integer(*space, configs[1], "matmul_0.tile.l0"), 24);
+}
+
 } // namespace
 
 TEST(AnalyticConfigs, PartialTileChoiceOnlyWhereTilesMayNotDivide) {
