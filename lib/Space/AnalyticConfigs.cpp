@@ -289,7 +289,8 @@ std::vector<Config> tuner::analyticConfigs(const ProgramTree &tree,
         if (auto value = nearest(parameter, tiles[position]))
           set(index, *value);
     };
-    for (const MicroKernelPlan &plan : microKernelPlans(tree, target, variant)) {
+    for (const MicroKernelPlan &plan :
+         microKernelPlans(tree, target, variant)) {
       for (size_t index = 0; index < parameters.size(); ++index) {
         const Parameter &parameter = parameters[index];
         if (parameter.nest != plan.nest)

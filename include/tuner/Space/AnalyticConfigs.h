@@ -4,18 +4,18 @@
 // target's description instead of searched: for each contraction of a
 // program (a linalg nest with a reduction loop whose output's two innermost
 // dimensions are each indexed by one parallel loop, and no read through a
-// window, e.g. a matmul), a
-// BLIS-style micro-kernel. The register tile is shaped for the vector
-// registers (NR = 2 vectors along the output's contiguous loop, MR rows:
-// half of what the register file holds beside the two B vectors and the
-// broadcast of A, or all of it: 3x16 or 6x16 on AVX2, 7x32 (snapped to 8)
-// or 14x32 on AVX-512), the reduction is register-tiled by 1 and lowered to
-// outer products (FMAs), and the cache tiles come from the cache sizes: the
-// reduction tile kc so that A's MR x kc micro-panel takes a quarter of L1
-// (and B's kc x NR one at most all of it), the columns so that B's kc x nc
-// block takes a quarter of L2, the rows so that every core gets eight row
-// tiles; the row tiles are distributed over the cores. Tile sizes that do not divide
-// the extents are what the space offers for them: partial tiles are peeled.
+// window, e.g. a matmul), a BLIS-style micro-kernel. The register tile is
+// shaped for the vector registers (NR = 2 vectors along the output's
+// contiguous loop, MR rows: half of what the register file holds beside the
+// two B vectors and the broadcast of A, or all of it: 3x16 or 6x16 on AVX2,
+// 7x32 (snapped to 8) or 14x32 on AVX-512), the reduction is register-tiled
+// by 1 and lowered to outer products (FMAs), and the cache tiles come from
+// the cache sizes: the reduction tile kc so that A's MR x kc micro-panel
+// takes a quarter of L1 (and B's kc x NR one at most all of it), the
+// columns so that B's kc x nc block takes a quarter of L2, the rows so that
+// every core gets eight row tiles; the row tiles are distributed over the
+// cores. Tile sizes that do not divide the extents are what the space
+// offers for them: partial tiles are peeled.
 //
 // For each convolution (a named convolution the convolution analysis knows,
 // see tuner/Analysis/Convolution.h) and each stencil or element-wise nest
