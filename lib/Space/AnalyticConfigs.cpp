@@ -36,18 +36,16 @@ int onlyLoopOf(const Access &access, size_t row, const Computation &comp,
   return found;
 }
 
-/// Whether some read of `comp` indexes a dimension by a sum of loops that
-/// run more than once (a convolution's window; a 1x1 convolution's windows
-/// are single points: it is a contraction over the channels).
-bool readsWindows(const ProgramTree &tree, const Computation &comp) {
+/// Whether some read of `comp` indexes a dimension by a sum of loops (a
+/// convolution's window).
+bool readsWindows(const Computation &comp) {
   return llvm::any_of(comp.accesses, [&](const Access &access) {
     return !access.isWrite &&
            llvm::any_of(access.matrix, [&](const std::vector<int64_t> &row) {
-             int loops = 0;
-             for (size_t l = 0; l < comp.loopIds.size() && l < row.size(); ++l)
-               if (row[l] != 0 && tree.loops[comp.loopIds[l]].extent > 1)
-                 ++loops;
-             return loops > 1;
+             size_t loops = std::min(row.size(), comp.loopIds.size());
+             return llvm::count_if(llvm::make_range(row.begin(),
+                                                    row.begin() + loops),
+                                   [](int64_t c) { return c != 0; }) > 1;
            });
   });
 }
@@ -102,7 +100,7 @@ std::vector<MicroKernelPlan> tuner::microKernelPlans(const ProgramTree &tree,
       continue;
     // A convolution (a window: an output loop plus a kernel loop) gets a
     // streaming plan instead.
-    if (readsWindows(tree, comp))
+    if (readsWindows(comp) || convolutionInfo(comp.opName))
       continue;
     size_t rank = write->matrix.size();
     int j = onlyLoopOf(*write, rank - 1, comp, band);

@@ -4,8 +4,7 @@
 // target's description instead of searched: for each contraction of a
 // program (a linalg nest with a reduction loop whose output's two innermost
 // dimensions are each indexed by one parallel loop, and no read through a
-// window of more than one point, e.g. a matmul or a 1x1 convolution), a
-// BLIS-style micro-kernel. The register tile is
+// window, e.g. a matmul), a BLIS-style micro-kernel. The register tile is
 // shaped for the vector registers (NR = 2 vectors along the output's
 // contiguous loop, MR rows: half of what the register file holds beside the
 // two B vectors and the broadcast of A, or all of it: 3x16 or 6x16 on AVX2,
@@ -18,9 +17,9 @@
 // cores. Tile sizes that do not divide the extents are what the space
 // offers for them: partial tiles are peeled.
 //
-// For each other convolution (a named convolution the convolution analysis
-// knows, see tuner/Analysis/Convolution.h) and each stencil or element-wise
-// nest (every loop parallel: shifted or plain reads), a streaming schedule:
+// For each convolution (a named convolution the convolution analysis knows,
+// see tuner/Analysis/Convolution.h) and each stencil or element-wise nest
+// (every loop parallel: shifted or plain reads), a streaming schedule:
 // vectorized along the output's contiguous loop, the tiles on all cores,
 // the producers fused into their consumers where the space offers it (a
 // bias into its convolution, a convolution into its ReLU, a stencil stage

@@ -406,17 +406,6 @@ TEST(AnalyticConfigs, ConvolutionsStreamAlongTheOutputWidth) {
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[1].tile, (std::vector<int64_t>{1, 1, 15, 200, 3, 3, 3}));
   EXPECT_EQ(rows[1].rtile, (std::vector<int64_t>{1, 1, 1, 64, 3, 3, 3}));
-  // A 1x1 convolution's windows are single points: a contraction over the
-  // channels, which gets the micro-kernel and no streaming plan.
-  ProgramTree pointwise = convRelu();
-  pointwise.loops[tree.nests[1].rootLoopId + 5].extent = 1;
-  pointwise.loops[tree.nests[1].rootLoopId + 6].extent = 1;
-  std::vector<MicroKernelPlan> kernels =
-      microKernelPlans(pointwise, avx512(), 0);
-  ASSERT_EQ(kernels.size(), 1u);
-  EXPECT_EQ(kernels[0].nest, "conv_2d_nchw_fchw_1");
-  for (const StencilPlan &plan : stencilPlans(pointwise, avx512(), 0))
-    EXPECT_NE(plan.nest, "conv_2d_nchw_fchw_1");
 }
 
 TEST(AnalyticConfigs, ConvolutionSeedsDecomposedFusedAndFeasible) {
