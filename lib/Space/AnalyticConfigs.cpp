@@ -1,11 +1,14 @@
 //===- AnalyticConfigs.cpp - Schedules derived from the target ------------===//
 
 #include "tuner/Space/AnalyticConfigs.h"
+#include "tuner/Analysis/Convolution.h"
 
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
+#include <map>
 #include <set>
 
 using namespace tuner;
@@ -33,17 +36,43 @@ int onlyLoopOf(const Access &access, size_t row, const Computation &comp,
   return found;
 }
 
+/// Whether some read of `comp` indexes a dimension by a sum of loops (a
+/// convolution's window).
+bool readsWindows(const Computation &comp) {
+  return llvm::any_of(comp.accesses, [&](const Access &access) {
+    return !access.isWrite &&
+           llvm::any_of(access.matrix, [&](const std::vector<int64_t> &row) {
+             size_t loops = std::min(row.size(), comp.loopIds.size());
+             return llvm::count_if(llvm::make_range(row.begin(),
+                                                    row.begin() + loops),
+                                   [](int64_t c) { return c != 0; }) > 1;
+           });
+  });
+}
+
+/// The write access of `comp`, or null.
+const Access *writeOf(const Computation &comp) {
+  const Access *write = nullptr;
+  for (const Access &access : comp.accesses)
+    if (access.isWrite)
+      write = &access;
+  return write;
+}
+
 int64_t clampTo(int64_t value, int64_t extent) {
   return std::max<int64_t>(1, std::min(value, extent));
 }
 
 /// The value of ordinal `parameter` nearest `wanted` in log scale (ties: the
-/// smaller), or nullopt when its domain holds no positive integers.
-std::optional<ParamValue> nearest(const Parameter &parameter, int64_t wanted) {
+/// smaller), at most `atMost`, or nullopt when its domain holds no such
+/// positive integers.
+std::optional<ParamValue> nearest(const Parameter &parameter, int64_t wanted,
+                                  int64_t atMost = INT64_MAX) {
   std::optional<ParamValue> best;
   double bestDistance = 0;
   for (const ParamValue &value : parameter.values) {
-    if (!value.isInteger() || value.getInteger() <= 0)
+    if (!value.isInteger() || value.getInteger() <= 0 ||
+        value.getInteger() > atMost)
       continue;
     double distance = std::fabs(std::log(double(value.getInteger())) -
                                 std::log(double(wanted)));
@@ -101,6 +130,7 @@ int64_t registerTile(const Space &space, const Parameter &tile,
   return value ? value->getInteger() : wanted;
 }
 
+
 } // namespace
 
 std::vector<MicroKernelPlan> tuner::microKernelPlans(const ProgramTree &tree,
@@ -112,11 +142,12 @@ std::vector<MicroKernelPlan> tuner::microKernelPlans(const ProgramTree &tree,
       continue;
     const Computation &comp = tree.computations[nest.computationIds.front()];
     std::vector<int> band = tree.bandOf(nest.id);
-    const Access *write = nullptr;
-    for (const Access &access : comp.accesses)
-      if (access.isWrite)
-        write = &access;
+    const Access *write = writeOf(comp);
     if (!write || write->matrix.size() < 2 || band.size() < 3)
+      continue;
+    // A convolution (a window: an output loop plus a kernel loop) gets a
+    // streaming plan instead.
+    if (readsWindows(comp) || convolutionInfo(comp.opName))
       continue;
     size_t rank = write->matrix.size();
     int j = onlyLoopOf(*write, rank - 1, comp, band);
@@ -184,6 +215,102 @@ std::vector<MicroKernelPlan> tuner::microKernelPlans(const ProgramTree &tree,
   return plans;
 }
 
+std::vector<StencilPlan> tuner::stencilPlans(const ProgramTree &tree,
+                                             const Target &target,
+                                             unsigned variant) {
+  std::set<std::string> contractions;
+  for (const MicroKernelPlan &plan : microKernelPlans(tree, target, 0))
+    contractions.insert(plan.nest);
+  auto nestOf = [&](int computation) -> const LoopNest * {
+    if (computation < 0 || size_t(computation) >= tree.computations.size())
+      return nullptr;
+    int nest = tree.computations[computation].nestId;
+    if (nest < 0 || size_t(nest) >= tree.nests.size())
+      return nullptr;
+    return &tree.nests[nest];
+  };
+  std::vector<StencilPlan> plans;
+  for (const LoopNest &nest : tree.nests) {
+    if (nest.source != NestSource::Linalg || nest.computationIds.size() != 1 ||
+        contractions.count(nest.name))
+      continue;
+    const Computation &comp = tree.computations[nest.computationIds.front()];
+    // A fill of a contraction's accumulator stays as the micro-kernel seeds
+    // had it.
+    bool feedsContraction =
+        llvm::any_of(tree.edges, [&](const ProducerConsumerEdge &edge) {
+          const LoopNest *consumer = nestOf(edge.consumer);
+          return edge.producer == comp.id && consumer &&
+                 contractions.count(consumer->name);
+        });
+    if (feedsContraction)
+      continue;
+    std::vector<int> band = tree.bandOf(nest.id);
+    const Access *write = writeOf(comp);
+    if (!write || write->matrix.empty() || band.empty())
+      continue;
+    bool convolution = bool(convolutionInfo(comp.opName));
+    bool allParallel = llvm::all_of(band, [&](int loop) {
+      return tree.loops[loop].isParallel && !tree.loops[loop].isReduction;
+    });
+    if (!convolution && !allParallel)
+      continue;
+    // The output's contiguous dimension carries the vectors, the one
+    // before it the rows.
+    size_t rank = write->matrix.size();
+    int j = onlyLoopOf(*write, rank - 1, comp, band);
+    if (j < 0 || tree.loops[band[j]].isReduction)
+      continue;
+    int i = rank >= 2 ? onlyLoopOf(*write, rank - 2, comp, band) : -1;
+    if (i == j || (i >= 0 && tree.loops[band[i]].isReduction))
+      i = -1;
+
+    unsigned bytes = std::max(1u, elementTypeBytes(comp.elementType));
+    int64_t lanes = std::max(1u, target.vectorLanes(bytes));
+    const Loop &columns = tree.loops[band[j]];
+    // Four vectors: enough independent FMA chains to hide their latency
+    // in a decomposed convolution's accumulator row, few enough registers.
+    int64_t vector = clampTo(4 * lanes, columns.extent);
+    StencilPlan plan;
+    plan.nest = nest.name;
+    plan.convolution = convolution;
+    plan.tile.assign(band.size(), 1);
+    plan.rtile.assign(band.size(), 1);
+    // The reductions (a convolution's channels and kernel window) stay
+    // whole, inside the tile.
+    for (size_t p = 0; p < band.size(); ++p)
+      if (tree.loops[band[p]].isReduction)
+        plan.tile[p] = plan.rtile[p] = tree.loops[band[p]].extent;
+    plan.rtile[j] = vector;
+    if (variant == 0) {
+      plan.tile[j] = vector;
+    } else {
+      plan.tile[j] = columns.extent;
+      if (i >= 0) {
+        // Whole rows, as many as take half of L2; at least eight tiles
+        // per core over the parallel loops (the others tiled by 1).
+        const Loop &rows = tree.loops[band[i]];
+        int64_t l2 = int64_t(std::max<uint64_t>(target.l2Bytes, 64 * 1024));
+        int64_t height =
+            clampTo(l2 / (2 * columns.extent * int64_t(bytes)), rows.extent);
+        int64_t others = 1;
+        for (size_t p = 0; p < band.size(); ++p)
+          if (int(p) != i && int(p) != j && !tree.loops[band[p]].isReduction)
+            others *= std::max<int64_t>(1, tree.loops[band[p]].extent);
+        int64_t cores = std::max(1u, target.cores);
+        auto tiles = [&](int64_t h) {
+          return others * ((rows.extent + h - 1) / h);
+        };
+        while (height > 1 && tiles(height) < 8 * cores)
+          height = (height + 1) / 2;
+        plan.tile[i] = height;
+      }
+    }
+    plans.push_back(std::move(plan));
+  }
+  return plans;
+}
+
 std::vector<CompanionPlan>
 tuner::companionPlans(const ProgramTree &tree, const Target &target,
                       const std::vector<MicroKernelPlan> &contractions) {
@@ -207,18 +334,23 @@ tuner::companionPlans(const ProgramTree &tree, const Target &target,
       continue;
     CompanionPlan plan;
     plan.nest = nest.name;
-    // The init of a contraction: computed in that contraction's tiles.
+    // The init of a contraction is computed in that contraction's tiles; a
+    // nest that feeds no contraction gets a streaming plan instead
+    // (stencilPlans).
+    bool feedsContraction = false;
     for (const ProducerConsumerEdge &edge : tree.edges) {
-      if (!edge.viaTensor || !edge.intoInit ||
-          tree.computations[edge.producer].nestId != nest.id)
+      if (tree.computations[edge.producer].nestId != nest.id)
         continue;
       const LoopNest &consumer =
           tree.nests[tree.computations[edge.consumer].nestId];
-      if (isContraction(consumer.name)) {
+      if (!isContraction(consumer.name))
+        continue;
+      feedsContraction = true;
+      if (edge.viaTensor && edge.intoInit && plan.fuseInto.empty())
         plan.fuseInto = consumer.name;
-        break;
-      }
     }
+    if (!feedsContraction)
+      continue;
     // Row tiles over the outermost loop (eight per core), the contiguous
     // innermost loop in register tiles of four vectors.
     const Computation &comp = tree.computations[nest.computationIds.front()];
@@ -250,6 +382,21 @@ std::vector<Config> tuner::analyticConfigs(const ProgramTree &tree,
        ++variant) {
     Config config = space.defaultConfig();
     bool changed = false;
+    auto set = [&](size_t index, ParamValue value) {
+      if (!parameters[index].contains(value))
+        return false;
+      changed |= config[index] != value;
+      config[index] = std::move(value);
+      return true;
+    };
+    // Tile parameter `index` from the plan's values per band position.
+    auto setTile = [&](size_t index, const std::vector<int64_t> &tiles) {
+      const Parameter &parameter = parameters[index];
+      size_t position = size_t(std::max<int64_t>(parameter.loop, 0));
+      if (position < tiles.size())
+        if (auto value = nearest(parameter, tiles[position]))
+          set(index, *value);
+    };
     std::vector<MicroKernelPlan> contractions =
         microKernelPlans(tree, target, variant);
     for (const MicroKernelPlan &plan : contractions) {
@@ -257,52 +404,45 @@ std::vector<Config> tuner::analyticConfigs(const ProgramTree &tree,
         const Parameter &parameter = parameters[index];
         if (parameter.nest != plan.nest)
           continue;
-        auto set = [&](ParamValue value) {
-          if (!parameter.contains(value))
-            return;
-          changed |= config[index] != value;
-          config[index] = std::move(value);
-        };
-        size_t position = size_t(std::max<int64_t>(parameter.loop, 0));
         switch (parameter.role) {
-        case ParamRole::Tile:
+        case ParamRole::Tile: {
+          // At least one register tile as the space offers it (7 rows are
+          // offered as 8), and a multiple of it where one is near.
+          size_t position = size_t(std::max<int64_t>(parameter.loop, 0));
           if (position < plan.tile.size()) {
-            // At least one register tile as the space offers it (7 rows
-            // are offered as 8).
             int64_t step =
                 registerTile(space, parameter, plan.rtile[position]);
             int64_t wanted = plan.tile[position];
             if (wanted >= plan.rtile[position])
               wanted = std::max(wanted, step);
             if (auto value = nearestMultiple(parameter, wanted, step))
-              set(*value);
+              set(index, *value);
           }
           break;
+        }
         case ParamRole::RegisterTile:
-          if (position < plan.rtile.size())
-            if (auto value = nearest(parameter, plan.rtile[position]))
-              set(*value);
+          setTile(index, plan.rtile);
           break;
         case ParamRole::Order:
           if (int64_t(plan.order.size()) == parameter.permutationSize)
-            set(ParamValue::permutation(plan.order));
+            set(index, ParamValue::permutation(plan.order));
           break;
         case ParamRole::Vectorize:
         case ParamRole::Parallel:
-          set(ParamValue::boolean(true));
+          set(index, ParamValue::boolean(true));
           break;
         case ParamRole::Lowering:
-          set(ParamValue::string("outerproduct"));
+          set(index, ParamValue::string("outerproduct"));
           break;
         case ParamRole::Distribute:
-          set(ParamValue::string("outer"));
+          set(index, ParamValue::string("outer"));
           break;
         case ParamRole::Unroll:
-          set(ParamValue::integer(1));
+          set(index, ParamValue::integer(1));
           break;
         // Partial row tiles run the full micro-kernel on zeros.
         case ParamRole::Partial:
-          set(ParamValue::string("pad"));
+          set(index, ParamValue::string("pad"));
           break;
         default:
           break;
@@ -311,13 +451,6 @@ std::vector<Config> tuner::analyticConfigs(const ProgramTree &tree,
     }
     for (const CompanionPlan &plan :
          companionPlans(tree, target, contractions)) {
-      auto set = [&](size_t index, ParamValue value) {
-        if (!parameters[index].contains(value))
-          return false;
-        changed |= config[index] != value;
-        config[index] = std::move(value);
-        return true;
-      };
       bool fused = false;
       for (size_t index = 0; index < parameters.size() && !fused; ++index)
         if (!plan.fuseInto.empty() &&
@@ -354,6 +487,68 @@ std::vector<Config> tuner::analyticConfigs(const ProgramTree &tree,
           break;
         }
       }
+    }
+    std::set<std::string> streamed;
+    for (const StencilPlan &plan :
+         stencilPlans(tree, target, std::min(variant, 1u))) {
+      streamed.insert(plan.nest);
+      // The register tiles at most the cache tiles as snapped (1000
+      // columns are offered 50-column tiles, not 64); a loop left whole
+      // stays whole.
+      std::map<int64_t, int64_t> snapped;
+      for (size_t index = 0; index < parameters.size(); ++index) {
+        const Parameter &parameter = parameters[index];
+        if (parameter.nest != plan.nest || parameter.role != ParamRole::Tile)
+          continue;
+        setTile(index, plan.tile);
+        if (config[index].isInteger())
+          snapped[parameter.loop] = config[index].getInteger();
+      }
+      for (size_t index = 0; index < parameters.size(); ++index) {
+        const Parameter &parameter = parameters[index];
+        if (parameter.nest != plan.nest)
+          continue;
+        size_t position = size_t(std::max<int64_t>(parameter.loop, 0));
+        switch (parameter.role) {
+        case ParamRole::RegisterTile:
+          if (position < plan.rtile.size()) {
+            auto tile = snapped.find(parameter.loop);
+            int64_t limit = tile == snapped.end() ? INT64_MAX : tile->second;
+            if (auto value = nearest(parameter, plan.rtile[position], limit))
+              set(index, *value);
+          }
+          break;
+        case ParamRole::Vectorize:
+        case ParamRole::Parallel:
+          set(index, ParamValue::boolean(true));
+          break;
+        // One scf.forall over all the tiles: the cores share them whatever
+        // the outermost loop's extent (box_blur's 3 channels).
+        case ParamRole::Distribute:
+          set(index, ParamValue::string("all"));
+          break;
+        case ParamRole::Unroll:
+          set(index, ParamValue::integer(1));
+          break;
+        case ParamRole::Convolution:
+          if (plan.convolution)
+            set(index, ParamValue::string("decompose"));
+          break;
+        default:
+          break;
+        }
+      }
+    }
+    // Producers computed inside their consumers' tiles (a producer in at
+    // most one consumer: the first the space offers).
+    std::set<std::string> fused;
+    for (size_t index = 0; index < parameters.size(); ++index) {
+      const Parameter &parameter = parameters[index];
+      if (parameter.role == ParamRole::Fuse &&
+          streamed.count(parameter.producer) &&
+          streamed.count(parameter.consumer) &&
+          fused.insert(parameter.producer).second)
+        set(index, ParamValue::boolean(true));
     }
     if (!changed)
       break;

@@ -5,6 +5,8 @@
 
 #include "gtest/gtest.h"
 
+#include <tuple>
+
 using namespace tuner;
 
 namespace {
@@ -289,16 +291,15 @@ TEST(AnalyticConfigs, CompanionNestsFusedIntoTheInitOrVectorized) {
   std::vector<MicroKernelPlan> kernels = microKernelPlans(tree, avx512(), 0);
   ASSERT_EQ(kernels.size(), 1u);
   std::vector<CompanionPlan> plans = companionPlans(tree, avx512(), kernels);
-  ASSERT_EQ(plans.size(), 2u);
-  // The fill writes the contraction's init: fused into its row tiles.
+  // The fill writes the contraction's init: fused into its row tiles. The
+  // scaling reads the contraction's result and feeds no contraction: it is
+  // no companion but a streaming nest (stencilPlans).
+  ASSERT_EQ(plans.size(), 1u);
   EXPECT_EQ(plans[0].nest, "fill_1");
   EXPECT_EQ(plans[0].fuseInto, "matmul_0");
-  // The scaling reads its result: its own row tiles, 384 / (8 x 2 cores)
-  // rows each, the 416 columns in register tiles of four 16-lane vectors.
-  EXPECT_EQ(plans[1].nest, "generic_2");
-  EXPECT_EQ(plans[1].fuseInto, "");
-  EXPECT_EQ(plans[1].tile, (std::vector<int64_t>{24, 416}));
-  EXPECT_EQ(plans[1].rtile, (std::vector<int64_t>{1, 64}));
+  std::vector<StencilPlan> streams = stencilPlans(tree, avx512(), 0);
+  ASSERT_EQ(streams.size(), 1u);
+  EXPECT_EQ(streams[0].nest, "generic_2");
   // No contraction, no companions.
   EXPECT_TRUE(companionPlans(tree, avx512(), {}).empty());
 }
@@ -328,9 +329,12 @@ TEST(AnalyticConfigs, CacheTilesAreMultiplesOfRegisterTiles) {
   EXPECT_EQ(value("fill_1.vectorize"), ParamValue::boolean(false));
   EXPECT_EQ(value("generic_2.vectorize"), ParamValue::boolean(true));
   EXPECT_EQ(value("generic_2.parallel"), ParamValue::boolean(true));
-  EXPECT_EQ(value("generic_2.distribute"), ParamValue::string("outer"));
-  EXPECT_EQ(integer(*space, first, "generic_2.tile.l0"), 24);
-  EXPECT_EQ(integer(*space, first, "generic_2.rtile.l1"), 64);
+  // The scaling's streaming schedule: one row at a time, register tiles at
+  // most its column tile, all tiles on all cores.
+  EXPECT_EQ(value("generic_2.distribute"), ParamValue::string("all"));
+  EXPECT_EQ(integer(*space, first, "generic_2.tile.l0"), 1);
+  EXPECT_LE(integer(*space, first, "generic_2.rtile.l1"),
+            integer(*space, first, "generic_2.tile.l1"));
   // No multiple of 14 rows within a factor of two of 24: the nearest.
   EXPECT_EQ(integer(*space, configs[1], "matmul_0.rtile.l0"), 14);
   EXPECT_EQ(integer(*space, configs[1], "matmul_0.tile.l0"), 24);
@@ -367,4 +371,266 @@ TEST(AnalyticConfigs, PartialTileChoiceOnlyWhereTilesMayNotDivide) {
   llvm::Expected<Space> noPad = buildSpace(dividingBody, avx512());
   ASSERT_TRUE(bool(noPad)) << llvm::toString(noPad.takeError());
   EXPECT_FALSE(noPad->indexOf("matmul_0.partial").has_value());
+}
+
+namespace {
+
+/// One linalg nest `name` (op `opName`, f32) per call: its loops (extent,
+/// reduction) and accesses (buffer, write, one row of loop coefficients
+/// per buffer dimension, without the constant column), appended to `tree`.
+struct NestBuilder {
+  ProgramTree &tree;
+  int add(const std::string &name, const std::string &opName,
+          std::vector<std::pair<int64_t, bool>> loops,
+          std::vector<std::tuple<int, bool, std::vector<std::vector<int64_t>>>>
+              accesses) {
+    LoopNest nest;
+    nest.id = int(tree.nests.size());
+    nest.name = name;
+    nest.opIndex = nest.id;
+    int first = int(tree.loops.size());
+    nest.rootLoopId = first;
+    Computation comp;
+    comp.id = int(tree.computations.size());
+    comp.name = name;
+    comp.opName = opName;
+    comp.elementType = ElementType::F32;
+    comp.nestId = nest.id;
+    for (size_t i = 0; i < loops.size(); ++i) {
+      Loop loop;
+      loop.id = first + int(i);
+      loop.name = name + ".d" + std::to_string(i);
+      loop.extent = loops[i].first;
+      loop.isReduction = loops[i].second;
+      loop.isParallel = !loops[i].second;
+      loop.parentId = i == 0 ? -1 : loop.id - 1;
+      loop.depth = int(i);
+      if (i > 0)
+        tree.loops.back().children.push_back({true, loop.id});
+      tree.loops.push_back(loop);
+      comp.loopIds.push_back(loop.id);
+    }
+    tree.loops.back().children.push_back({false, comp.id});
+    tree.rootLoopIds.push_back(first);
+    for (auto &[buffer, write, rows] : accesses) {
+      Access access;
+      access.bufferId = buffer;
+      access.isWrite = write;
+      for (std::vector<int64_t> row : rows) {
+        row.push_back(0);
+        access.matrix.push_back(row);
+      }
+      if (write) {
+        comp.writtenBufferId = buffer;
+        for (const std::vector<int64_t> &row : rows) {
+          int64_t extent = 1;
+          for (size_t l = 0; l < row.size(); ++l)
+            if (row[l])
+              extent = loops[l].first;
+          comp.writtenShape.push_back(extent);
+        }
+      }
+      comp.accesses.push_back(access);
+    }
+    nest.computationIds = {comp.id};
+    tree.computations.push_back(comp);
+    tree.nests.push_back(nest);
+    return comp.id;
+  }
+  void buffer(const std::vector<int64_t> &shape) {
+    Buffer buffer;
+    buffer.id = int(tree.buffers.size());
+    buffer.name = "%b" + std::to_string(buffer.id);
+    buffer.shape = shape;
+    buffer.elementType = ElementType::F32;
+    buffer.isTensor = true;
+    tree.buffers.push_back(buffer);
+  }
+};
+
+/// out[n][f][y][x] = relu(bias[f] + sum_{c, ky, kx} in[n][c][y + ky][x + kx]
+/// * w[f][c][ky][kx]) as three nests (a broadcast of the bias, the named
+/// NCHW convolution, the ReLU), N=2 F=4 H=30 W=200 C=3 K=3.
+ProgramTree convRelu() {
+  ProgramTree tree;
+  tree.functionName = "conv_relu";
+  NestBuilder b{tree};
+  b.buffer({2, 3, 32, 202}); // in
+  b.buffer({4, 3, 3, 3});    // w
+  b.buffer({4});             // bias
+  b.buffer({2, 4, 30, 200}); // conv
+  b.buffer({2, 4, 30, 200}); // out
+  std::vector<std::pair<int64_t, bool>> out = {
+      {2, false}, {4, false}, {30, false}, {200, false}};
+  std::vector<std::vector<int64_t>> identity = {
+      {1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
+  int bias = b.add("broadcast_0", "linalg.broadcast", out,
+                   {{2, false, {{0, 1, 0, 0}}}, {3, true, identity}});
+  auto wide = [](std::vector<std::vector<int64_t>> rows) {
+    for (auto &row : rows)
+      row.resize(7, 0);
+    return rows;
+  };
+  int conv = b.add(
+      "conv_2d_nchw_fchw_1", "linalg.conv_2d_nchw_fchw",
+      {{2, false},
+       {4, false},
+       {30, false},
+       {200, false},
+       {3, true},
+       {3, true},
+       {3, true}},
+      {{0,
+        false,
+        {{1, 0, 0, 0, 0, 0, 0},
+         {0, 0, 0, 0, 1, 0, 0},
+         {0, 0, 1, 0, 0, 1, 0},
+         {0, 0, 0, 1, 0, 0, 1}}},
+       {1,
+        false,
+        {{0, 1, 0, 0, 0, 0, 0},
+         {0, 0, 0, 0, 1, 0, 0},
+         {0, 0, 0, 0, 0, 1, 0},
+         {0, 0, 0, 0, 0, 0, 1}}},
+       {3, false, wide(identity)},
+       {3, true, wide(identity)}});
+  int relu = b.add("generic_2", "linalg.generic", out,
+                   {{3, false, identity}, {4, true, identity}});
+  tree.edges.push_back({bias, conv, 3, true, true, false});
+  tree.edges.push_back({conv, relu, 3, true, false, false});
+  tree.buffers[4].isFunctionResult = true;
+  return tree;
+}
+
+/// A 3-point stencil, out[i][j] = in[i][j] + in[i][j + 1] + in[i][j + 2],
+/// on 100 x 1000 points.
+ProgramTree stencil() {
+  ProgramTree tree;
+  tree.functionName = "blur";
+  NestBuilder b{tree};
+  b.buffer({100, 1002});
+  b.buffer({100, 1000});
+  std::vector<std::vector<int64_t>> identity = {{1, 0}, {0, 1}};
+  b.add("generic_0", "linalg.generic", {{100, false}, {1000, false}},
+        {{0, false, identity}, {1, true, identity}});
+  tree.computations[0].accesses[0].matrix[1].back() = 1;
+  return tree;
+}
+
+} // namespace
+
+TEST(AnalyticConfigs, ConvolutionsStreamAlongTheOutputWidth) {
+  ProgramTree tree = convRelu();
+  ASSERT_EQ(tree.verify(), "");
+  // A convolution is no contraction (its input is read through windows).
+  EXPECT_TRUE(microKernelPlans(tree, avx512(), 0).empty());
+  // One row by four vectors (64 f32 with AVX-512), the reductions whole.
+  std::vector<StencilPlan> plans = stencilPlans(tree, avx512(), 0);
+  ASSERT_EQ(plans.size(), 3u);
+  EXPECT_EQ(plans[1].nest, "conv_2d_nchw_fchw_1");
+  EXPECT_TRUE(plans[1].convolution);
+  EXPECT_FALSE(plans[2].convolution);
+  EXPECT_EQ(plans[1].tile, (std::vector<int64_t>{1, 1, 1, 64, 3, 3, 3}));
+  EXPECT_EQ(plans[1].rtile, plans[1].tile);
+  EXPECT_EQ(plans[2].tile, (std::vector<int64_t>{1, 1, 1, 64}));
+  // AVX2: 4 vectors of 8.
+  EXPECT_EQ(stencilPlans(tree, avx2(), 0)[1].tile,
+            (std::vector<int64_t>{1, 1, 1, 32, 3, 3, 3}));
+  // Whole rows: all 30 fit half of L2, but 2 x 4 x 1 tiles leave the two
+  // cores less than 8 each: 15 rows, 16 tiles.
+  std::vector<StencilPlan> rows = stencilPlans(tree, avx512(), 1);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[1].tile, (std::vector<int64_t>{1, 1, 15, 200, 3, 3, 3}));
+  EXPECT_EQ(rows[1].rtile, (std::vector<int64_t>{1, 1, 1, 64, 3, 3, 3}));
+}
+
+TEST(AnalyticConfigs, ConvolutionSeedsDecomposedFusedAndFeasible) {
+  ProgramTree tree = convRelu();
+  llvm::Expected<Space> space = buildSpace(tree, avx512());
+  ASSERT_TRUE(bool(space)) << llvm::toString(space.takeError());
+  std::vector<Config> configs = analyticConfigs(tree, *space, avx512(), 3);
+  // Variants 1 and 2 of the streaming plans are the same: two seeds.
+  ASSERT_EQ(configs.size(), 2u);
+  const Config &first = configs[0];
+  auto value = [&](const char *name) {
+    std::optional<size_t> index = space->indexOf(name);
+    EXPECT_TRUE(index.has_value()) << name;
+    return index ? first[*index] : ParamValue::boolean(false);
+  };
+  EXPECT_EQ(value("conv_2d_nchw_fchw_1.conv"), ParamValue::string("decompose"));
+  EXPECT_EQ(value("conv_2d_nchw_fchw_1.vectorize"), ParamValue::boolean(true));
+  EXPECT_EQ(value("generic_2.vectorize"), ParamValue::boolean(true));
+  EXPECT_EQ(value("generic_2.parallel"), ParamValue::boolean(true));
+  EXPECT_EQ(value("generic_2.distribute"), ParamValue::string("all"));
+  EXPECT_EQ(value("fuse.broadcast_0.conv_2d_nchw_fchw_1"),
+            ParamValue::boolean(true));
+  EXPECT_EQ(value("fuse.conv_2d_nchw_fchw_1.generic_2"),
+            ParamValue::boolean(true));
+  EXPECT_EQ(integer(*space, first, "generic_2.tile.l2"), 1);
+  EXPECT_EQ(integer(*space, first, "generic_2.tile.l3"), 64);
+  EXPECT_EQ(integer(*space, first, "conv_2d_nchw_fchw_1.tile.l3"), 64);
+  EXPECT_EQ(integer(*space, configs[1], "generic_2.tile.l2"), 15);
+  EXPECT_EQ(integer(*space, configs[1], "generic_2.rtile.l3"), 64);
+  for (const Config &config : configs)
+    if (llvm::Error error = space->check(config))
+      ADD_FAILURE() << llvm::toString(std::move(error));
+}
+
+TEST(AnalyticConfigs, StencilsTiledByRowsOfVectors) {
+  ProgramTree tree = stencil();
+  ASSERT_EQ(tree.verify(), "");
+  std::vector<StencilPlan> plans = stencilPlans(tree, avx512(), 0);
+  ASSERT_EQ(plans.size(), 1u);
+  EXPECT_FALSE(plans[0].convolution);
+  EXPECT_EQ(plans[0].tile, (std::vector<int64_t>{1, 64}));
+  EXPECT_EQ(plans[0].rtile, (std::vector<int64_t>{1, 64}));
+  EXPECT_EQ(stencilPlans(tree, avx2(), 0)[0].tile,
+            (std::vector<int64_t>{1, 32}));
+  // 131 rows of 1000 would take half of L2; halved until the two cores
+  // get 8 tiles each: 4 rows, 25 tiles.
+  std::vector<StencilPlan> rows = stencilPlans(tree, avx512(), 1);
+  EXPECT_EQ(rows[0].tile, (std::vector<int64_t>{4, 1000}));
+  EXPECT_EQ(rows[0].rtile, (std::vector<int64_t>{1, 64}));
+  llvm::Expected<Space> space = buildSpace(tree, avx512());
+  ASSERT_TRUE(bool(space)) << llvm::toString(space.takeError());
+  std::vector<Config> configs = analyticConfigs(tree, *space, avx512(), 2);
+  ASSERT_EQ(configs.size(), 2u);
+  // 1000 columns are offered no 64-column tile: the nearest, 50, and
+  // register tiles of the largest offered size within it (3 vectors);
+  // whole rows in 64-column register tiles.
+  EXPECT_EQ(integer(*space, configs[0], "generic_0.tile.l0"), 1);
+  EXPECT_EQ(integer(*space, configs[0], "generic_0.tile.l1"), 50);
+  EXPECT_EQ(integer(*space, configs[0], "generic_0.rtile.l1"), 48);
+  EXPECT_EQ(integer(*space, configs[1], "generic_0.tile.l0"), 4);
+  EXPECT_EQ(integer(*space, configs[1], "generic_0.tile.l1"), 1000);
+  EXPECT_EQ(integer(*space, configs[1], "generic_0.rtile.l1"), 64);
+  EXPECT_EQ(configs[0][*space->indexOf("generic_0.vectorize")],
+            ParamValue::boolean(true));
+  EXPECT_EQ(configs[0][*space->indexOf("generic_0.parallel")],
+            ParamValue::boolean(true));
+  for (const Config &config : configs)
+    if (llvm::Error error = space->check(config))
+      ADD_FAILURE() << llvm::toString(std::move(error));
+}
+
+TEST(AnalyticConfigs, NoStreamingPlanForReductionsOrAContractionsFill) {
+  // A contraction keeps its micro-kernel and nothing else.
+  ProgramTree matmul = contraction(64, 64, 64);
+  EXPECT_TRUE(stencilPlans(matmul, avx512(), 0).empty());
+  // A fill of its accumulator keeps its defaults.
+  ProgramTree filled = contraction(64, 64, 64);
+  NestBuilder b{filled};
+  int fill = b.add("fill_1", "linalg.fill", {{64, false}, {64, false}},
+                   {{2, true, {{1, 0}, {0, 1}}}});
+  filled.edges.push_back({fill, 0, 2, true, true, false});
+  ASSERT_EQ(filled.verify(), "");
+  EXPECT_TRUE(stencilPlans(filled, avx512(), 0).empty());
+  // A row sum (a reduction that is no convolution).
+  ProgramTree sum;
+  NestBuilder s{sum};
+  s.buffer({64, 64});
+  s.buffer({64});
+  s.add("reduce_0", "linalg.reduce", {{64, false}, {64, true}},
+        {{0, false, {{1, 0}, {0, 1}}}, {1, true, {{1, 0}}}});
+  EXPECT_TRUE(stencilPlans(sum, avx512(), 0).empty());
 }
