@@ -233,11 +233,14 @@ public:
   using MatrixMap = Eigen::Map<Matrix>;
   class Workspace {
   public:
-    /// A rows x cols matrix in buffer `slot` (its old values unspecified).
+    /// A rows x cols matrix in buffer `slot` (its old values unspecified),
+    /// aligned for the widest vectors: with the layer sizes multiples of 16
+    /// every column is too, so that Eigen's loops over a column need no
+    /// scalar prologue and epilogue (a scalar exp per entry there).
     MatrixMap get(size_t slot, Eigen::Index rows, Eigen::Index cols);
 
   private:
-    std::vector<std::vector<T>> buffers;
+    std::vector<std::vector<T, Eigen::aligned_allocator<T>>> buffers;
   };
   /// The regression's raw outputs (1 x batch.size()) for `batch`, whose
   /// reference's first-layer pre-activations are `referencePre`: what
