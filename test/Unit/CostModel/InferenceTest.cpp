@@ -269,12 +269,13 @@ TEST_P(InferenceModelKind, PredictionsAgreeWithForwardOnPrograms) {
 INSTANTIATE_TEST_SUITE_P(Networks, InferenceModelKind,
                          testing::Values(1u, 2u, 4u));
 
-/// inferLogits' buffers start at the widest vectors' alignment, before and
-/// after they grow, in every slot (Eigen's loops over their columns then
-/// need no scalar prologue).
+/// inferLogits' buffers start at an AVX-512 vector's alignment (64 bytes,
+/// more than malloc's 16), before and after they grow, in every slot
+/// (Eigen's loops over their columns then need no scalar prologue).
 TEST(InferenceTest, WorkspaceBuffersAreAligned) {
   Network<float>::Workspace workspace;
-  constexpr uintptr_t alignment = EIGEN_DEFAULT_ALIGN_BYTES;
+  constexpr uintptr_t alignment = 64;
+  static_assert(Network<float>::Workspace::kAlignment == alignment);
   for (Eigen::Index cols : {1, 3, 100, 2000})
     for (size_t slot : {0u, 1u, 5u, 12u}) {
       Network<float>::MatrixMap m = workspace.get(slot, 160, cols);
