@@ -22,6 +22,7 @@
 
 #include <Eigen/Dense>
 
+#include <new>
 #include <random>
 #include <string>
 #include <vector>
@@ -233,11 +234,34 @@ public:
   using MatrixMap = Eigen::Map<Matrix>;
   class Workspace {
   public:
-    /// A rows x cols matrix in buffer `slot` (its old values unspecified).
+    /// The alignment of every buffer: an AVX-512 vector (and a cache line).
+    static constexpr size_t kAlignment = 64;
+    /// A rows x cols matrix in buffer `slot` (its old values unspecified),
+    /// aligned to kAlignment. With the layer sizes multiples of 16, every
+    /// column is too, so that Eigen's vectorized loops over a column need
+    /// no scalar prologue and epilogue (there, the gates' sigmoid and tanh
+    /// cost a scalar exp per entry). Eigen's own aligned_allocator would not
+    /// do: this library caps Eigen's alignment at 16 bytes
+    /// (EIGEN_MAX_ALIGN_BYTES, for the layout of Eigen objects shared with
+    /// other libraries), which malloc already gives.
     MatrixMap get(size_t slot, Eigen::Index rows, Eigen::Index cols);
 
   private:
-    std::vector<std::vector<T>> buffers;
+    template <typename U> struct Allocator {
+      using value_type = U;
+      Allocator() = default;
+      template <typename V> Allocator(const Allocator<V> &) {}
+      U *allocate(size_t n) {
+        return static_cast<U *>(
+            ::operator new(n * sizeof(U), std::align_val_t(kAlignment)));
+      }
+      void deallocate(U *p, size_t) {
+        ::operator delete(p, std::align_val_t(kAlignment));
+      }
+      bool operator==(const Allocator &) const { return true; }
+      bool operator!=(const Allocator &) const { return false; }
+    };
+    std::vector<std::vector<T, Allocator<T>>> buffers;
   };
   /// The regression's raw outputs (1 x batch.size()) for `batch`, whose
   /// reference's first-layer pre-activations are `referencePre`: what

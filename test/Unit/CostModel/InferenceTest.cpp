@@ -21,7 +21,9 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 using namespace tuner;
 using namespace tuner::test;
@@ -201,9 +203,14 @@ std::vector<Config> randomConfigs(const Space &space, unsigned count,
   return configs;
 }
 
-TEST(InferenceTest, PredictionsAgreeWithForwardOnPrograms) {
-  std::shared_ptr<CostModel::Impl> impl = preparedNetworks(2);
+/// What a model file may hold of networks: one, or an ensemble (two; four
+/// as shipped).
+class InferenceModelKind : public testing::TestWithParam<unsigned> {};
+
+TEST_P(InferenceModelKind, PredictionsAgreeWithForwardOnPrograms) {
+  std::shared_ptr<CostModel::Impl> impl = preparedNetworks(GetParam());
   CostModel model(impl);
+  double maxRelative = 0;
   struct Case {
     const char *name;
     ProgramTree tree;
@@ -249,8 +256,34 @@ TEST(InferenceTest, PredictionsAgreeWithForwardOnPrograms) {
       EXPECT_NEAR(batched[i], expected, kTolerance * expected) << "config " << i;
       EXPECT_NEAR((*fromConfigs)[i], expected, kTolerance * expected)
           << "config " << i;
+      maxRelative =
+          std::max({maxRelative, std::fabs(batched[i] / expected - 1),
+                    std::fabs((*fromConfigs)[i] / expected - 1)});
     }
   }
+  std::printf("%u network(s): largest relative difference from the "
+              "training's forward pass %.3g\n",
+              GetParam(), maxRelative);
+}
+
+INSTANTIATE_TEST_SUITE_P(Networks, InferenceModelKind,
+                         testing::Values(1u, 2u, 4u));
+
+/// inferLogits' buffers start at an AVX-512 vector's alignment (64 bytes,
+/// more than malloc's 16), before and after they grow, in every slot
+/// (Eigen's loops over their columns then need no scalar prologue).
+TEST(InferenceTest, WorkspaceBuffersAreAligned) {
+  Network<float>::Workspace workspace;
+  constexpr uintptr_t alignment = 64;
+  static_assert(Network<float>::Workspace::kAlignment == alignment);
+  for (Eigen::Index cols : {1, 3, 100, 2000})
+    for (size_t slot : {0u, 1u, 5u, 12u}) {
+      Network<float>::MatrixMap m = workspace.get(slot, 160, cols);
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(m.data()) % alignment, 0u)
+          << "slot " << slot << ", " << cols << " columns";
+      EXPECT_EQ(m.rows(), 160);
+      EXPECT_EQ(m.cols(), cols);
+    }
 }
 
 /// The programs of test/Unit/CostModel/Inputs/heldout-programs.jsonl (five
@@ -300,6 +333,7 @@ TEST(InferenceTest, ShippedModelAgreesWithForwardOnRealPrograms) {
   std::vector<ProgramRecord> programs = heldoutPrograms();
   ASSERT_EQ(programs.size(), 5u);
   size_t compared = 0;
+  double maxRelative = 0;
   for (const ProgramRecord &program : programs) {
     SCOPED_TRACE(program.id);
     FeatureExtractor extractor =
@@ -340,11 +374,15 @@ TEST(InferenceTest, ShippedModelAgreesWithForwardOnRealPrograms) {
       double expected = std::exp(logSum / double(straight.size()));
       EXPECT_NEAR((*fast)[i], expected, kTolerance * expected)
           << "config " << i;
+      maxRelative = std::max(maxRelative, std::fabs((*fast)[i] / expected - 1));
       ++compared;
     }
     EXPECT_NEAR(fast->back(), 1.0, kTolerance);
   }
   EXPECT_GE(compared, 500u);
+  std::printf("shipped model, %zu configs: largest relative difference from "
+              "the training's forward pass %.3g\n",
+              compared, maxRelative);
 }
 
 } // namespace
