@@ -1909,6 +1909,75 @@ static void sliceDynamicLoops(TransformRewriter &rewriter,
   }
 }
 
+/// Pads each contraction inside `roots` of static shape (on tensors, of at
+/// most kMaxVectorizedPoints points, one result) whose output's innermost
+/// dimension is a parallel loop with a remainder extent: no power of two,
+/// and smaller than the power of two that another such contraction inside
+/// has there (29 columns beside full 32-column register tiles, peeled).
+/// That loop is padded with zeros to the next power of two, the operands
+/// that it indexes padded high (`tensor.pad`), the result cut back. Its vectors then have
+/// power-of-two lanes: a 14x29 accumulator tile is 14 vectors of 29 lanes,
+/// which LLVM takes apart element by element on every reduction step (1348
+/// instructions per step, spilled, against 48 for the 14x32 micro-kernel),
+/// while a 14x32 tile runs the micro-kernel itself, its transfers masked at
+/// the edge. Legal for contractions: a padded parallel loop adds products
+/// of zeros to output elements that are cut away, and no reduction reads
+/// them.
+static void padRemainderColumns(TransformRewriter &rewriter,
+                                ArrayRef<Operation *> roots) {
+  SmallVector<std::pair<linalg::LinalgOp, int64_t>> remainders;
+  // The widest power-of-two extent of a full tile.
+  int64_t full = 0;
+  for (Operation *root : roots)
+    root->walk([&](linalg::LinalgOp op) {
+      if (!hasStaticShapes(op) || !op.hasPureTensorSemantics() ||
+          op->getNumResults() != 1 || op.getNumDpsInits() != 1 ||
+          !linalg::isaContractionOpInterface(op))
+        return;
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      int64_t points = 1;
+      for (int64_t range : ranges)
+        points *= range;
+      AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+      if (points > kMaxVectorizedPoints || output.getNumResults() == 0)
+        return;
+      auto dim = dyn_cast<AffineDimExpr>(output.getResults().back());
+      if (!dim || op.getIteratorTypesArray()[dim.getPosition()] !=
+                      utils::IteratorType::parallel)
+        return;
+      int64_t extent = ranges[dim.getPosition()];
+      if (extent <= 1)
+        return;
+      if (llvm::isPowerOf2_64(extent))
+        full = std::max(full, extent);
+      else
+        remainders.push_back({op, dim.getPosition()});
+    });
+  for (auto [op, dim] : remainders) {
+    int64_t extent = op.getStaticLoopRanges()[dim];
+    if (extent > full)
+      continue;
+    SmallVector<Attribute> zeros;
+    for (OpOperand &operand : op->getOpOperands()) {
+      Type element = getElementTypeOrSelf(operand.get().getType());
+      zeros.push_back(rewriter.getZeroAttr(element));
+    }
+    linalg::LinalgPaddingOptions options;
+    options.setPaddingDimensions({dim})
+        .setPadToMultipleOf({int64_t(llvm::PowerOf2Ceil(extent))})
+        .setPaddingValues(zeros)
+        .setCopyBackOp(linalg::LinalgPaddingOptions::CopyBackOp::None);
+    rewriter.setInsertionPoint(op);
+    linalg::LinalgOp padded;
+    SmallVector<Value> replacements;
+    SmallVector<tensor::PadOp> pads;
+    if (failed(linalg::rewriteAsPaddedOp(rewriter, op, options, padded,
+                                         replacements, pads)))
+      continue;
+    rewriter.replaceOp(op, replacements);
+  }
+}
+
 /// Gives static types to the tensor operands of `op` whose sizes follow from
 /// its loop ranges when those are all static: a window's input slice, whose
 /// size (output tile + window - 1) the tiling computed in a form that
@@ -2131,6 +2200,13 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
   tuner::decomposeBufferConvolutions(rewriter, roots);
   canonicalize();
 
+  // Remainder tiles whose vector lanes would be no power of two are padded
+  // to one.
+  if (getPadRemainders()) {
+    padRemainderColumns(rewriter, roots);
+    canonicalize();
+  }
+
   // 4. Vectorize each linalg op.
   SmallVector<linalg::LinalgOp> ops;
   for (Operation *root : roots)
@@ -2193,6 +2269,9 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
     context->getOrLoadDialect<vector::VectorDialect>()
         ->getCanonicalizationPatterns(patterns);
     patterns.add<FoldTransposeOfBroadcast, FuseMultiplyAdd>(context);
+    // The padded remainders' transfers read and write the unpadded tiles,
+    // out of bounds where padded (masked).
+    linalg::populatePadOpVectorizationPatterns(patterns);
     applyInside(rewriter, roots, std::move(patterns));
   }
 
