@@ -1915,14 +1915,15 @@ static void sliceDynamicLoops(TransformRewriter &rewriter,
 /// and smaller than the power of two that another such contraction inside
 /// has there (29 columns beside full 32-column register tiles, peeled).
 /// That loop is padded with zeros to the next power of two, the operands
-/// that it indexes padded high (`tensor.pad`), the result cut back. Its vectors then have
-/// power-of-two lanes: a 14x29 accumulator tile is 14 vectors of 29 lanes,
-/// which LLVM takes apart element by element on every reduction step (1348
-/// instructions per step, spilled, against 48 for the 14x32 micro-kernel),
-/// while a 14x32 tile runs the micro-kernel itself, its transfers masked at
-/// the edge. Legal for contractions: a padded parallel loop adds products
-/// of zeros to output elements that are cut away, and no reduction reads
-/// them.
+/// that it indexes padded high (`tensor.pad`), the result cut back. Its
+/// vectors then have power-of-two lanes: a 14x29 accumulator tile is 14
+/// vectors of 29 lanes, which LLVM takes apart element by element on every
+/// reduction step (1348 instructions per step, spilled, against 48 for the
+/// 14x32 micro-kernel), while a 14x32 tile runs the micro-kernel itself,
+/// its transfers masked at the edge. Legal for contractions: a padded
+/// parallel loop adds products of zeros to output elements that are cut
+/// away, and no reduction reads them. Element types without a zero
+/// attribute are left as they are.
 static void padRemainderColumns(TransformRewriter &rewriter,
                                 ArrayRef<Operation *> roots) {
   SmallVector<std::pair<linalg::LinalgOp, int64_t>> remainders;
@@ -1962,6 +1963,8 @@ static void padRemainderColumns(TransformRewriter &rewriter,
       Type element = getElementTypeOrSelf(operand.get().getType());
       zeros.push_back(rewriter.getZeroAttr(element));
     }
+    if (llvm::is_contained(zeros, Attribute()))
+      continue;
     linalg::LinalgPaddingOptions options;
     options.setPaddingDimensions({dim})
         .setPadToMultipleOf({int64_t(llvm::PowerOf2Ceil(extent))})
