@@ -359,6 +359,9 @@ private:
       if (plan.padPartial && plan.padsPartialTiles() &&
           target == loops.front().ref && forallLoops > 0)
         attributes += ", partial = \"pad\"";
+      // (Remainder columns padded to full vectors.)
+      if (plan.hasRemainderTiles())
+        attributes += ", pad_remainders = true";
       line("transform.tuner.vectorize_tiles " + target + " {" + attributes +
            "} : !transform.any_op");
       return llvm::Error::success();

@@ -38,6 +38,18 @@ bool NestPlan::padsPartialTiles() const {
   });
 }
 
+bool NestPlan::hasRemainderTiles() const {
+  if (!vectorize)
+    return false;
+  for (size_t p = 0; p < extents.size(); ++p) {
+    int64_t outer = tile[p] != 0 ? tile[p] : extents[p];
+    if ((tile[p] != 0 && extents[p] % tile[p] != 0) ||
+        (rtile[p] != 0 && outer % rtile[p] != 0))
+      return true;
+  }
+  return false;
+}
+
 std::vector<size_t> NestPlan::forallPositions() const {
   std::vector<size_t> positions;
   if (!parallel || source != NestSource::Linalg)

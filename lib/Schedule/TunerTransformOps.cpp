@@ -1459,24 +1459,30 @@ static void peelPartialIterations(TransformRewriter &rewriter,
 /// with its type, and no integer division or remainder in a linalg body
 /// (the padded rows compute on zeros; their results are dropped). Only the
 /// forall's dims are padded, which are parallel: no reduction reads the
-/// padding.
+/// padding. `hoisted` are the tile's slices of the shared outputs, which
+/// versionPartialTiles took out of the versioned ops (both versions write
+/// in place of them): they are padded like the versioned slices, and each
+/// padded result cut back to the partial tile is inserted into the slice it
+/// came from, so that this version, too, yields that slice.
 static std::optional<SmallVector<Value>>
 padPartialTile(TransformRewriter &rewriter, scf::ForallOp forall,
                ArrayRef<std::pair<Value, int64_t>> sizes,
                ArrayRef<Operation *> versioned,
+               ArrayRef<tensor::ExtractSliceOp> hoisted,
                const SetVector<Value> &escaping, Block *elseBlock) {
   if (escaping.empty())
     return std::nullopt;
-  llvm::SmallPtrSet<Operation *, 16> inside(versioned.begin(),
-                                            versioned.end());
   auto isSize = [&](Value value) {
     return llvm::any_of(sizes, [&](auto &size) { return size.first == value; });
   };
-  // Values of the versioned ops, their regions' arguments included.
+  // Values of the versioned ops, their regions' arguments included, and
+  // the hoisted slices (which belong to the tile).
   auto definedInside = [&](Value value) {
     Operation *def = value.getDefiningOp();
     if (auto argument = dyn_cast<BlockArgument>(value))
       def = argument.getOwner()->getParentOp();
+    if (def && llvm::is_contained(hoisted, def))
+      return true;
     return def && llvm::any_of(versioned, [&](Operation *op) {
              return op == def || op->isProperAncestor(def);
            });
@@ -1484,9 +1490,12 @@ padPartialTile(TransformRewriter &rewriter, scf::ForallOp forall,
   // The slices to pad: top-level extract_slice ops of outer tensors whose
   // sizes are tile sizes.
   SmallVector<tensor::ExtractSliceOp> padded;
-  for (Operation *op : versioned) {
+  SmallVector<Operation *> candidates(hoisted.begin(), hoisted.end());
+  candidates.append(versioned.begin(), versioned.end());
+  for (Operation *op : candidates) {
     auto slice = dyn_cast<tensor::ExtractSliceOp>(op);
-    if (!slice || definedInside(slice.getSource()))
+    if (!slice || (definedInside(slice.getSource()) &&
+                   !llvm::is_contained(hoisted, slice)))
       continue;
     bool dependent = false, plain = true;
     for (Value operand : slice->getOperands().drop_front()) {
@@ -1560,9 +1569,12 @@ padPartialTile(TransformRewriter &rewriter, scf::ForallOp forall,
   // of it came from.
   auto terminator = cast<scf::InParallelOp>(forall.getBody()->getTerminator());
   SmallVector<tensor::ParallelInsertSliceOp> inserts;
+  // Per escaping value, the hoisted slice it is written back into, or null.
+  SmallVector<tensor::ExtractSliceOp> writeBack;
   for (Value value : escaping) {
     // Offsets and sizes computed before the versions are yielded as they
     // are, offsets computed inside them by their copies.
+    writeBack.push_back({});
     if (!definedInside(value) ||
         (!isa<ShapedType>(value.getType()) && !dependent.contains(value))) {
       inserts.push_back({});
@@ -1593,15 +1605,17 @@ padPartialTile(TransformRewriter &rewriter, scf::ForallOp forall,
                           dx, dy, OperationEquivalence::IgnoreLocations);
              });
     };
-    bool matched = llvm::any_of(padded, [&](tensor::ExtractSliceOp slice) {
+    auto match = llvm::find_if(padded, [&](tensor::ExtractSliceOp slice) {
       return slice.getSource() == insert.getDest() &&
              slice.getType() == value.getType() &&
              same(slice.getMixedOffsets(), insert.getMixedOffsets()) &&
              same(slice.getMixedSizes(), insert.getMixedSizes()) &&
              same(slice.getMixedStrides(), insert.getMixedStrides());
     });
-    if (!matched)
+    if (match == padded.end())
       return std::nullopt;
+    if (llvm::is_contained(hoisted, *match))
+      writeBack.back() = *match;
     inserts.push_back(insert);
   }
 
@@ -1611,18 +1625,23 @@ padPartialTile(TransformRewriter &rewriter, scf::ForallOp forall,
   for (auto &[value, bound] : sizes)
     mapping.map(value,
                 arith::ConstantIndexOp::create(rewriter, loc, bound).getResult());
-  for (Operation *op : versioned) {
+  for (Operation *op : candidates) {
     auto slice = dyn_cast<tensor::ExtractSliceOp>(op);
+    bool isHoisted = slice && llvm::is_contained(hoisted, slice);
     if (!slice || !llvm::is_contained(padded, slice)) {
-      rewriter.clone(*op, mapping);
+      if (!isHoisted)
+        rewriter.clone(*op, mapping);
       continue;
     }
     // The partial slice (of the partial sizes), padded high with zeros to
-    // the full tile.
-    Operation *partial = rewriter.clone(*op, mapping);
-    for (OpOperand &operand : partial->getOpOperands())
-      if (isSize(op->getOperand(operand.getOperandNumber())))
-        operand.set(op->getOperand(operand.getOperandNumber()));
+    // the full tile; a hoisted slice is the partial slice itself.
+    Operation *partial = op;
+    if (!isHoisted) {
+      partial = rewriter.clone(*op, mapping);
+      for (OpOperand &operand : partial->getOpOperands())
+        if (isSize(op->getOperand(operand.getOperandNumber())))
+          operand.set(op->getOperand(operand.getOperandNumber()));
+    }
     RankedTensorType type = slice.getResultType();
     SmallVector<int64_t> shape(type.getShape());
     unsigned dynamicIndex = 0;
@@ -1650,7 +1669,7 @@ padPartialTile(TransformRewriter &rewriter, scf::ForallOp forall,
   }
   // The padded results, cut back to the partial tile.
   SmallVector<Value> results;
-  for (auto [value, insert] : llvm::zip(escaping, inserts)) {
+  for (auto [value, insert, slice] : llvm::zip(escaping, inserts, writeBack)) {
     if (!insert) {
       results.push_back(definedInside(value) ? mapping.lookup(value) : value);
       continue;
@@ -1659,11 +1678,82 @@ padPartialTile(TransformRewriter &rewriter, scf::ForallOp forall,
                                     rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> ones(insert.getMixedSizes().size(),
                                    rewriter.getIndexAttr(1));
-    results.push_back(tensor::ExtractSliceOp::create(
+    Value cut = tensor::ExtractSliceOp::create(
         rewriter, loc, cast<RankedTensorType>(value.getType()),
-        mapping.lookup(value), zeros, insert.getMixedSizes(), ones));
+        mapping.lookup(value), zeros, insert.getMixedSizes(), ones);
+    if (slice)
+      cut = tensor::InsertSliceOp::create(rewriter, loc, cut, slice, zeros,
+                                          insert.getMixedSizes(), ones);
+    results.push_back(cut);
   }
   return results;
+}
+
+/// Takes out of `versioned` (and moves before it) each slice of a shared
+/// output of `forall` that the tile writes back in place: an
+/// extract_slice of a shared output, its offsets, sizes and strides
+/// computed before the versioned ops, with an escaping value of its type
+/// inserted by the forall's terminator at the same place. Both versions
+/// then compute in place of that one slice and yield it: bufferization
+/// gives the scf.if's result the slice's buffer, and the copy of that
+/// result into the shared output is a copy of a buffer onto itself, which
+/// folds away. Left inside the versions (one static slice, one partial), the
+/// two slices are two buffers: the result has a layout of unknown strides
+/// and every tile, full ones included, is copied element by element
+/// (`memrefCopy`) into the output. Returns the hoisted slices.
+static SmallVector<tensor::ExtractSliceOp>
+hoistSharedOutputSlices(TransformRewriter &rewriter, scf::ForallOp forall,
+                        SmallVectorImpl<Operation *> &versioned,
+                        const SetVector<Value> &escaping) {
+  SmallVector<tensor::ExtractSliceOp> hoisted;
+  if (versioned.empty())
+    return hoisted;
+  llvm::SmallPtrSet<Operation *, 16> inVersions(versioned.begin(),
+                                                versioned.end());
+  auto definedBefore = [&](Value value) {
+    Operation *def = value.getDefiningOp();
+    return !def || !inVersions.contains(def);
+  };
+  auto terminator = cast<scf::InParallelOp>(forall.getBody()->getTerminator());
+  ValueRange outputs = forall.getRegionIterArgs();
+  Operation *first = versioned.front();
+  for (Operation *op : llvm::make_early_inc_range(versioned)) {
+    auto slice = dyn_cast<tensor::ExtractSliceOp>(op);
+    if (!slice || !llvm::is_contained(outputs, slice.getSource()) ||
+        escaping.contains(slice.getResult()) ||
+        !llvm::all_of(slice->getOperands(), definedBefore))
+      continue;
+    bool writtenBack = false;
+    for (Operation &yielded : terminator.getYieldingOps()) {
+      auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(&yielded);
+      if (!insert || insert.getDest() != slice.getSource() ||
+          !escaping.contains(insert.getSource()) ||
+          insert.getSourceType() != slice.getResultType())
+        continue;
+      auto same = [](ArrayRef<OpFoldResult> a, ArrayRef<OpFoldResult> b) {
+        return a.size() == b.size() &&
+               llvm::all_of(llvm::zip(a, b), [](auto pair) {
+                 return isEqualConstantIntOrValue(std::get<0>(pair),
+                                                  std::get<1>(pair));
+               });
+      };
+      writtenBack |= same(slice.getMixedOffsets(), insert.getMixedOffsets()) &&
+                     same(slice.getMixedSizes(), insert.getMixedSizes()) &&
+                     same(slice.getMixedStrides(), insert.getMixedStrides());
+    }
+    if (!writtenBack)
+      continue;
+    if (op != first)
+      rewriter.moveOpBefore(op, first);
+    else
+      first = op->getNextNode();
+    hoisted.push_back(slice);
+  }
+  llvm::erase_if(versioned, [&](Operation *op) {
+    auto slice = dyn_cast<tensor::ExtractSliceOp>(op);
+    return slice && llvm::is_contained(hoisted, slice);
+  });
+  return hoisted;
 }
 
 /// Splits the body of `forall` into two versions when some of its tile
@@ -1732,6 +1822,8 @@ static void versionPartialTiles(TransformRewriter &rewriter,
     versioned.push_back(op);
   if (versioned.empty())
     return;
+  SmallVector<tensor::ExtractSliceOp> hoisted =
+      hoistSharedOutputSlices(rewriter, forall, versioned, escaping);
   SmallVector<Type> types;
   for (Value value : escaping)
     types.push_back(value.getType());
@@ -1759,7 +1851,7 @@ static void versionPartialTiles(TransformRewriter &rewriter,
   // else the original ops, moved.
   std::optional<SmallVector<Value>> paddedResults;
   if (pad)
-    paddedResults = padPartialTile(rewriter, forall, sizes, versioned,
+    paddedResults = padPartialTile(rewriter, forall, sizes, versioned, hoisted,
                                    escaping, elseBlock);
   if (paddedResults) {
     rewriter.setInsertionPointToEnd(elseBlock);
@@ -1814,6 +1906,78 @@ static void sliceDynamicLoops(TransformRewriter &rewriter,
     if (failed(tiled))
       continue;
     rewriter.replaceOp(op, tiled->replacements);
+  }
+}
+
+/// Pads each contraction inside `roots` of static shape (on tensors, of at
+/// most kMaxVectorizedPoints points, one result) whose output's innermost
+/// dimension is a parallel loop with a remainder extent: no power of two,
+/// and smaller than the power of two that another such contraction inside
+/// has there (29 columns beside full 32-column register tiles, peeled).
+/// That loop is padded with zeros to the next power of two, the operands
+/// that it indexes padded high (`tensor.pad`), the result cut back. Its
+/// vectors then have power-of-two lanes: a 14x29 accumulator tile is 14
+/// vectors of 29 lanes, which LLVM takes apart element by element on every
+/// reduction step (1348 instructions per step, spilled, against 48 for the
+/// 14x32 micro-kernel), while a 14x32 tile runs the micro-kernel itself,
+/// its transfers masked at the edge. Legal for contractions: a padded
+/// parallel loop adds products of zeros to output elements that are cut
+/// away, and no reduction reads them. Element types without a zero
+/// attribute are left as they are.
+static void padRemainderColumns(TransformRewriter &rewriter,
+                                ArrayRef<Operation *> roots) {
+  SmallVector<std::pair<linalg::LinalgOp, int64_t>> remainders;
+  // The widest power-of-two extent of a full tile.
+  int64_t full = 0;
+  for (Operation *root : roots)
+    root->walk([&](linalg::LinalgOp op) {
+      if (!hasStaticShapes(op) || !op.hasPureTensorSemantics() ||
+          op->getNumResults() != 1 || op.getNumDpsInits() != 1 ||
+          !linalg::isaContractionOpInterface(op))
+        return;
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      int64_t points = 1;
+      for (int64_t range : ranges)
+        points *= range;
+      AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+      if (points > kMaxVectorizedPoints || output.getNumResults() == 0)
+        return;
+      auto dim = dyn_cast<AffineDimExpr>(output.getResults().back());
+      if (!dim || op.getIteratorTypesArray()[dim.getPosition()] !=
+                      utils::IteratorType::parallel)
+        return;
+      int64_t extent = ranges[dim.getPosition()];
+      if (extent <= 1)
+        return;
+      if (llvm::isPowerOf2_64(extent))
+        full = std::max(full, extent);
+      else
+        remainders.push_back({op, dim.getPosition()});
+    });
+  for (auto [op, dim] : remainders) {
+    int64_t extent = op.getStaticLoopRanges()[dim];
+    if (extent > full)
+      continue;
+    SmallVector<Attribute> zeros;
+    for (OpOperand &operand : op->getOpOperands()) {
+      Type element = getElementTypeOrSelf(operand.get().getType());
+      zeros.push_back(rewriter.getZeroAttr(element));
+    }
+    if (llvm::is_contained(zeros, Attribute()))
+      continue;
+    linalg::LinalgPaddingOptions options;
+    options.setPaddingDimensions({dim})
+        .setPadToMultipleOf({int64_t(llvm::PowerOf2Ceil(extent))})
+        .setPaddingValues(zeros)
+        .setCopyBackOp(linalg::LinalgPaddingOptions::CopyBackOp::None);
+    rewriter.setInsertionPoint(op);
+    linalg::LinalgOp padded;
+    SmallVector<Value> replacements;
+    SmallVector<tensor::PadOp> pads;
+    if (failed(linalg::rewriteAsPaddedOp(rewriter, op, options, padded,
+                                         replacements, pads)))
+      continue;
+    rewriter.replaceOp(op, replacements);
   }
 }
 
@@ -2039,6 +2203,13 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
   tuner::decomposeBufferConvolutions(rewriter, roots);
   canonicalize();
 
+  // Remainder tiles whose vector lanes would be no power of two are padded
+  // to one.
+  if (getPadRemainders()) {
+    padRemainderColumns(rewriter, roots);
+    canonicalize();
+  }
+
   // 4. Vectorize each linalg op.
   SmallVector<linalg::LinalgOp> ops;
   for (Operation *root : roots)
@@ -2101,6 +2272,9 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
     context->getOrLoadDialect<vector::VectorDialect>()
         ->getCanonicalizationPatterns(patterns);
     patterns.add<FoldTransposeOfBroadcast, FuseMultiplyAdd>(context);
+    // The padded remainders' transfers read and write the unpadded tiles,
+    // out of bounds where padded (masked).
+    linalg::populatePadOpVectorizationPatterns(patterns);
     applyInside(rewriter, roots, std::move(patterns));
   }
 

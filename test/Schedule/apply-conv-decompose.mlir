@@ -47,7 +47,7 @@
 // f, oh, c and kh cut to 1:
 // SCRIPT-NEXT: %conv_2d_nchw_fchw_1_unit, %conv_2d_nchw_fchw_1_unit_loops:4 = transform.structured.tile_using_for %conv_2d_nchw_fchw_1_rtiled tile_sizes [0, 1, 1, 0, 1, 1, 0]
 // SCRIPT-NEXT: %conv_2d_nchw_fchw_1_1d = transform.structured.decompose %conv_2d_nchw_fchw_1_unit
-// SCRIPT-NEXT: transform.tuner.vectorize_tiles %conv_2d_nchw_fchw_1_loop {lowering = "outerproduct", unroll = 2}
+// SCRIPT-NEXT: transform.tuner.vectorize_tiles %conv_2d_nchw_fchw_1_loop {lowering = "outerproduct", unroll = 2, pad_remainders = true}
 
 // IR-LABEL: func.func @conv(
 // IR:         scf.forall (%{{.*}}, %{{.*}}) in (2, 2)

@@ -33,7 +33,7 @@
 // SCRIPT-NEXT: transform.structured.tile_using_forall %conv_2d_nchw_fchw_1_contraction tile_sizes [1, 0, 80, 0]
 // SCRIPT-NEXT: %conv_2d_nchw_fchw_1_im2col_fused, %conv_2d_nchw_fchw_1_loop = transform.structured.fuse_into_containing_op %conv_2d_nchw_fchw_1_im2col into %conv_2d_nchw_fchw_1_forall
 // SCRIPT-NEXT: transform.structured.tile_using_for %conv_2d_nchw_fchw_1_tiled tile_sizes [0, 0, 16, 9]
-// SCRIPT-NEXT: transform.tuner.vectorize_tiles %conv_2d_nchw_fchw_1_loop {lowering = "outerproduct"}
+// SCRIPT-NEXT: transform.tuner.vectorize_tiles %conv_2d_nchw_fchw_1_loop {lowering = "outerproduct", pad_remainders = true}
 
 // IR-LABEL: func.func @conv(
 // IR:         tensor.collapse_shape

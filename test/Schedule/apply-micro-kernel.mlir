@@ -27,7 +27,7 @@
 // SCRIPT:      %matmul_1_tiled, %matmul_1_forall = transform.structured.tile_using_forall %matmul_1 tile_sizes [8, 16, 0]
 // SCRIPT:      %fill_0_fused, %matmul_1_loop = transform.structured.fuse_into_containing_op %fill_0 into %matmul_1_forall
 // SCRIPT:      transform.structured.tile_using_for %matmul_1_tiled_1 tile_sizes [3, 0, 1]
-// SCRIPT-NEXT: transform.tuner.vectorize_tiles %matmul_1_loop {lowering = "outerproduct", unroll = 2}
+// SCRIPT-NEXT: transform.tuner.vectorize_tiles %matmul_1_loop {lowering = "outerproduct", unroll = 2, pad_remainders = true}
 
 // IR-LABEL: func.func @mm(
 // IR:         scf.forall (%{{.*}}, %{{.*}}) in (3, 2)

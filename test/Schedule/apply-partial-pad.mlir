@@ -32,7 +32,7 @@
 // RUN: diff %t.reference.txt %t.peeled.txt
 
 // SCRIPT:      // matmul_1: tile [16, 16, 8], register tile [6, 0, 1], fuse fill_0, vectorize, parallel, partial tiles padded
-// SCRIPT:      transform.tuner.vectorize_tiles %matmul_1_loop {lowering = "outerproduct", partial = "pad"}
+// SCRIPT:      transform.tuner.vectorize_tiles %matmul_1_loop {lowering = "outerproduct", partial = "pad", pad_remainders = true}
 
 // IR-LABEL: func.func @mm(
 // IR:         scf.forall (%{{.*}}, %{{.*}}) in (3, 2)
@@ -56,7 +56,7 @@
 // IR-LABEL: func.func @input(
 
 // PEEL:        // matmul_1: tile [16, 16, 8], register tile [6, 0, 1], fuse fill_0, vectorize, parallel{{$}}
-// PEEL:        transform.tuner.vectorize_tiles %matmul_1_loop {lowering = "outerproduct"}
+// PEEL:        transform.tuner.vectorize_tiles %matmul_1_loop {lowering = "outerproduct", pad_remainders = true}
 // PEEL-IR-NOT: tensor.pad
 
 // EXEC: 24533

@@ -61,6 +61,11 @@ struct NestPlan {
   /// parallel, and some tile size of its scf.forall does not divide the
   /// extent.
   bool padsPartialTiles() const;
+  /// Whether the vectorized nest has remainder tiles: some tile size does
+  /// not divide its extent, or some register tile size its cache tile. Their
+  /// contractions' remainder columns are padded to a power of two
+  /// (`vectorize_tiles ... {pad_remainders = true}`).
+  bool hasRemainderTiles() const;
   /// Nests fused into this one (nest indices, sorted).
   std::vector<int> producers;
   /// The nest this one is fused into (-1: none).

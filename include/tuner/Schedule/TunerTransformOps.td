@@ -396,12 +396,22 @@ def Tuner_VectorizeTilesOp : Op<Transform_Dialect, "tuner.vectorize_tiles",
        afterwards: the remainder runs the same micro-kernel as full tiles;
        padding applies only where legal — tensors, the sizes used only as
        slice sizes of the operands, no integer division in the
-       computation — else the body stays as it was), then peels every
+       computation — else the body stays as it was; the tile's slice of
+       each shared output that the tile writes back is taken before the
+       `scf.if`, and both versions compute in place of it, so that
+       bufferization copies no tile into the output), then peels every
        `scf.for` whose step does not divide its trip count (outermost
        first, the remainders included), so that every full tile has a
        static shape and only the remainders are partial (tile sizes need
        not divide the extents);
-    2. canonicalizes, so that tiles of static size get static types;
+    2. canonicalizes, so that tiles of static size get static types; with
+       `pad_remainders`, a contraction of static shape whose output's
+       innermost (parallel) extent is a remainder — no power of two, and
+       smaller than the power of two that another contraction inside has
+       there (29 columns peeled beside 32-column register tiles) — is
+       padded with zeros along that loop to the next power of two and cut
+       back, so that it runs the full micro-kernel with masked transfers at
+       the edge instead of vectors of 29 lanes;
     3. vectorizes every linalg op of static shape inside (contractions as
        `vector.contract`), fused producers included; a partial tile whose
        size is only known at run time (the last tile of an `scf.forall`) is
@@ -421,7 +431,8 @@ def Tuner_VectorizeTilesOp : Op<Transform_Dialect, "tuner.vectorize_tiles",
     ```
     transform.tuner.vectorize_tiles %loop {lowering = "outerproduct",
                                            unroll = 4} : !transform.any_op
-    transform.tuner.vectorize_tiles %forall {partial = "pad"}
+    transform.tuner.vectorize_tiles %forall {partial = "pad",
+                                             pad_remainders = true}
         : !transform.any_op
     ```
 
@@ -434,7 +445,8 @@ def Tuner_VectorizeTilesOp : Op<Transform_Dialect, "tuner.vectorize_tiles",
   let arguments = (ins TransformHandleTypeInterface:$target,
                        DefaultValuedAttr<StrAttr, "\"outerproduct\"">:$lowering,
                        DefaultValuedAttr<I64Attr, "1">:$unroll,
-                       DefaultValuedAttr<StrAttr, "\"peel\"">:$partial);
+                       DefaultValuedAttr<StrAttr, "\"peel\"">:$partial,
+                       DefaultValuedAttr<BoolAttr, "false">:$pad_remainders);
   let results = (outs);
   let assemblyFormat = [{
     $target attr-dict `:` type($target)

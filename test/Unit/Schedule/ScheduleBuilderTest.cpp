@@ -359,6 +359,48 @@ TEST_F(ScheduleBuilderTest, PartialTilesArePaddedOnlyWhereAForallTileIsPartial) 
             std::string::npos);
 }
 
+TEST_F(ScheduleBuilderTest, RemainderColumnsArePaddedOnlyWhereATileLeavesOne) {
+  ProgramTree tree = treeOf(kFillMatmul);
+  const std::string mm = tree.nests[1].name;
+  // The matmul's row tile: 16 (divides the 16 rows), 6 (leaves a remainder
+  // of 4) or a register tile of 3 inside a cache tile of 16 (leaves 1).
+  // (The op pads only contractions' innermost output loops; the plan says
+  // whether any tile leaves a remainder.)
+  Space space;
+  cantFail(space.addParameter(withRole(
+      Parameter::ordinal("t0", ints({3, 6, 16})), ParamRole::Tile, mm, 0)));
+  cantFail(space.addParameter(withRole(
+      Parameter::ordinal("r0", ints({3, 6, 16})), ParamRole::RegisterTile, mm,
+      0)));
+  cantFail(space.addParameter(
+      withRole(Parameter::boolean("vec"), ParamRole::Vectorize, mm)));
+  auto configOf = [](int64_t tile, int64_t rtile, bool vec) {
+    return Config({ParamValue::integer(tile), ParamValue::integer(rtile),
+                   ParamValue::boolean(vec)});
+  };
+  auto planOf = [&](const Config &c) {
+    llvm::Expected<SchedulePlan> plan = planSchedule(tree, space, c);
+    EXPECT_TRUE(bool(plan)) << llvm::toString(plan.takeError());
+    return plan ? plan->nests[1] : NestPlan();
+  };
+  auto scriptOf = [&](const Config &c) {
+    llvm::Expected<std::string> script = buildTransformScript(tree, space, c);
+    EXPECT_TRUE(bool(script)) << llvm::toString(script.takeError());
+    return script ? *script : std::string();
+  };
+  EXPECT_FALSE(planOf(configOf(16, 16, true)).hasRemainderTiles());
+  EXPECT_TRUE(planOf(configOf(6, 6, true)).hasRemainderTiles());
+  EXPECT_TRUE(planOf(configOf(16, 3, true)).hasRemainderTiles());
+  EXPECT_FALSE(planOf(configOf(6, 6, false)).hasRemainderTiles());
+  std::string padded = scriptOf(configOf(6, 6, true));
+  EXPECT_NE(padded.find("pad_remainders = true"), std::string::npos)
+      << padded;
+  EXPECT_EQ(scriptOf(configOf(16, 16, true)).find("pad_remainders"),
+            std::string::npos);
+  // The padded schedule applies.
+  EXPECT_TRUE(mlir::succeeded(applyTransformScript(module.get(), padded)));
+}
+
 TEST_F(ScheduleBuilderTest, PlanCachePlansEachConfigOnceAndBuildsTheSameScript) {
   ProgramTree tree = treeOf(kFillMatmul);
   Space space = matmulSpace(tree);
