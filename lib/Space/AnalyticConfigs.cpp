@@ -464,17 +464,12 @@ std::vector<Config> tuner::analyticConfigs(const ProgramTree &tree,
         const Parameter &parameter = parameters[index];
         if (parameter.nest != plan.nest)
           continue;
-        size_t position = size_t(std::max<int64_t>(parameter.loop, 0));
         switch (parameter.role) {
         case ParamRole::Tile:
-          if (position < plan.tile.size())
-            if (auto value = nearest(parameter, plan.tile[position]))
-              set(index, *value);
+          setTile(index, plan.tile);
           break;
         case ParamRole::RegisterTile:
-          if (position < plan.rtile.size())
-            if (auto value = nearest(parameter, plan.rtile[position]))
-              set(index, *value);
+          setTile(index, plan.rtile);
           break;
         case ParamRole::Vectorize:
         case ParamRole::Parallel:
