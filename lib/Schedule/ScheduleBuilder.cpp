@@ -325,6 +325,19 @@ private:
            " = transform.structured.tile_using_forall " + op + " tile_sizes " +
            list(forallSizes) + " : " + signature(1, 2));
       op = "%" + tiled;
+      // The induction variables in the plan's loop order (the forall has
+      // them in the op's), which is the order the cores run the tiles in.
+      std::vector<size_t> positions = sizes.forallPositions();
+      std::vector<int64_t> permutation;
+      for (int64_t p : sizes.order) {
+        auto it = llvm::find(positions, size_t(p));
+        if (it != positions.end())
+          permutation.push_back(int64_t(it - positions.begin()));
+      }
+      if (permutation.size() == positions.size() && !isIdentity(permutation)) {
+        line("transform.tuner.interchange_forall %" + forall +
+             " permutation = " + list(permutation) + " : !transform.any_op");
+      }
       loops.push_back({"%" + forall, false});
       forallLoops = 1;
     }

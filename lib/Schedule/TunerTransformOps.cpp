@@ -1307,6 +1307,79 @@ buildWavefront(RewriterBase &rewriter, affine::AffineForOp outer,
 }
 
 //===----------------------------------------------------------------------===//
+// InterchangeForallOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult tuner::transform::InterchangeForallOp::verify() {
+  return verifyPermutation(*this, getPermutation());
+}
+
+void tuner::transform::InterchangeForallOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getTargetMutable(), effects);
+  modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure tuner::transform::InterchangeForallOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  ArrayRef<int64_t> permutation = getPermutation();
+  auto forall = dyn_cast<scf::ForallOp>(target);
+  if (!forall) {
+    DiagnosedSilenceableFailure diag = emitSilenceableError()
+                                       << "expects an scf.forall";
+    diag.attachNote(target->getLoc()) << "target";
+    return diag;
+  }
+  size_t rank = forall.getRank();
+  if (permutation.size() != rank) {
+    DiagnosedSilenceableFailure diag =
+        emitSilenceableError()
+        << "permutation of " << permutation.size()
+        << " induction variables for an scf.forall with " << rank;
+    diag.attachNote(target->getLoc()) << "target";
+    return diag;
+  }
+  auto permute = [&](ArrayRef<OpFoldResult> values) {
+    return llvm::map_to_vector(permutation,
+                               [&](int64_t p) { return values[p]; });
+  };
+  SmallVector<OpFoldResult> lower = permute(forall.getMixedLowerBound());
+  SmallVector<OpFoldResult> upper = permute(forall.getMixedUpperBound());
+  SmallVector<OpFoldResult> steps = permute(forall.getMixedStep());
+  SmallVector<int64_t> lowerStatic, upperStatic, stepStatic;
+  SmallVector<Value> lowerDynamic, upperDynamic, stepDynamic;
+  dispatchIndexOpFoldResults(lower, lowerDynamic, lowerStatic);
+  dispatchIndexOpFoldResults(upper, upperDynamic, upperStatic);
+  dispatchIndexOpFoldResults(steps, stepDynamic, stepStatic);
+  // Induction variable k now runs over the range of the one that was at
+  // permutation[k], so that one's uses take it.
+  Block *body = forall.getBody();
+  SmallVector<SmallVector<OpOperand *>> uses(rank);
+  for (size_t i = 0; i < rank; ++i)
+    for (OpOperand &use : body->getArgument(i).getUses())
+      uses[i].push_back(&use);
+  rewriter.modifyOpInPlace(forall, [&] {
+    forall.getDynamicLowerBoundMutable().assign(lowerDynamic);
+    forall.getDynamicUpperBoundMutable().assign(upperDynamic);
+    forall.getDynamicStepMutable().assign(stepDynamic);
+    forall.setStaticLowerBound(lowerStatic);
+    forall.setStaticUpperBound(upperStatic);
+    forall.setStaticStep(stepStatic);
+    if (std::optional<ArrayAttr> mapping = forall.getMapping())
+      forall.setMappingAttr(rewriter.getArrayAttr(
+          llvm::map_to_vector(permutation, [&](int64_t p) -> Attribute {
+            return (*mapping)[p];
+          })));
+  });
+  for (size_t k = 0; k < rank; ++k)
+    for (OpOperand *use : uses[permutation[k]])
+      rewriter.modifyOpInPlace(use->getOwner(),
+                               [&] { use->set(body->getArgument(k)); });
+  return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
 // VectorizeTilesOp
 //===----------------------------------------------------------------------===//
 

@@ -379,6 +379,55 @@ def Tuner_AffineSkewOp : Op<Transform_Dialect, "tuner.affine_skew",
   }];
 }
 
+def Tuner_InterchangeForallOp : Op<Transform_Dialect, "tuner.interchange_forall",
+    [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+     TransformOpInterface, TransformEachOpTrait]> {
+  let summary = "Reorders the induction variables of an scf.forall in place";
+  let description = [{
+    Permutes the induction variables of each target `scf.forall` in place:
+    after the transform, position `i` (outermost first) holds the one that
+    was at position `permutation[i]`, the same convention as `interchange`
+    in `transform.structured.tile_using_for`. The iterations are the same
+    (an `scf.forall` runs them in any order), but the loops that lower it
+    (`scf.parallel`, then OpenMP's collapsed loop nest, whose iterations the
+    threads take in contiguous chunks) follow the new order, which decides
+    which tiles run one after the other on a core and so what they share in
+    its caches. `transform.structured.tile_using_forall` orders the
+    induction variables as the op's loops; this op gives a tiled nest the
+    loop order of its schedule. A mapping, if any, is permuted alike. The op
+    stays the same (handles to it and to the ops in it stay valid).
+
+    Example:
+    ```
+    transform.tuner.interchange_forall %f permutation = [0, 2, 1, 3]
+        : !transform.any_op
+    ```
+
+    #### Return modes
+
+    Reads the target handle. Fails silenceably when a target is not an
+    `scf.forall` or the permutation's size is not its number of induction
+    variables.
+  }];
+
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       DenseI64ArrayAttr:$permutation);
+  let results = (outs);
+  let assemblyFormat = [{
+    $target `permutation` `=` $permutation attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+
+  let cppNamespace = "::tuner::transform";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
 def Tuner_VectorizeTilesOp : Op<Transform_Dialect, "tuner.vectorize_tiles",
     [FunctionalStyleTransformOpTrait, MemoryEffectsOpInterface,
      TransformOpInterface, TransformEachOpTrait]> {
