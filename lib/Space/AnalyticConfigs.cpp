@@ -59,6 +59,51 @@ const Access *writeOf(const Computation &comp) {
   return write;
 }
 
+/// The band positions of `comp`'s parallel loops, other than `rows` and
+/// `columns`, that its largest read (in elements; not of the buffer it
+/// writes) does not depend on: a convolution's filters. None when that read
+/// fits in `l1Bytes` (it stays in cache in any order: a broadcast bias).
+std::vector<int> inputFreeLoops(const ProgramTree &tree,
+                                const Computation &comp,
+                                const std::vector<int> &band, int rows,
+                                int columns, int64_t l1Bytes) {
+  const Access *write = writeOf(comp);
+  const Access *largest = nullptr;
+  int64_t largestSize = -1;
+  for (const Access &access : comp.accesses) {
+    if (access.isWrite || access.bufferId < 0 ||
+        size_t(access.bufferId) >= tree.buffers.size() ||
+        (write && access.bufferId == write->bufferId))
+      continue;
+    int64_t size = 1;
+    for (int64_t extent : tree.buffers[access.bufferId].shape)
+      size *= std::max<int64_t>(1, extent);
+    if (size > largestSize) {
+      largest = &access;
+      largestSize = size;
+    }
+  }
+  std::vector<int> loops;
+  int64_t bytes = std::max(1u, elementTypeBytes(comp.elementType));
+  if (!largest || !largest->isAffine || largestSize * bytes <= l1Bytes)
+    return loops;
+  for (size_t p = 0; p < band.size(); ++p) {
+    const Loop &loop = tree.loops[band[p]];
+    if (int(p) == rows || int(p) == columns || loop.isReduction ||
+        !loop.isParallel)
+      continue;
+    auto it = llvm::find(comp.loopIds, band[p]);
+    if (it == comp.loopIds.end())
+      continue;
+    size_t column = size_t(it - comp.loopIds.begin());
+    if (llvm::all_of(largest->matrix, [&](const std::vector<int64_t> &row) {
+          return column >= row.size() || row[column] == 0;
+        }))
+      loops.push_back(int(p));
+  }
+  return loops;
+}
+
 int64_t clampTo(int64_t value, int64_t extent) {
   return std::max<int64_t>(1, std::min(value, extent));
 }
@@ -230,6 +275,14 @@ std::vector<StencilPlan> tuner::stencilPlans(const ProgramTree &tree,
     return &tree.nests[nest];
   };
   std::vector<StencilPlan> plans;
+  // Per plan: its computation, rows and columns (band positions), band, and
+  // the loops its order puts inside the rows.
+  struct Loops {
+    const Computation *comp;
+    int rows, columns;
+    std::vector<int> band, inner;
+  };
+  std::vector<Loops> planLoops;
   for (const LoopNest &nest : tree.nests) {
     if (nest.source != NestSource::Linalg || nest.computationIds.size() != 1 ||
         contractions.count(nest.name))
@@ -306,7 +359,67 @@ std::vector<StencilPlan> tuner::stencilPlans(const ProgramTree &tree,
         plan.tile[i] = height;
       }
     }
+    planLoops.push_back(
+        {&comp, i, j, band, inputFreeLoops(tree, comp, band, i, j,
+                                        int64_t(target.l1dBytes))});
     plans.push_back(std::move(plan));
+  }
+  // A nest that streams a planned nest's output (through an edge on which
+  // that one can be fused into it) and has no input-free loop of its own
+  // takes its loops that index the output dimensions the producer's
+  // input-free loops write.
+  for (Loops &consumer : planLoops) {
+    if (!consumer.inner.empty())
+      continue;
+    for (const ProducerConsumerEdge &edge : tree.edges) {
+      if (edge.consumer != consumer.comp->id || !edge.viaTensor ||
+          edge.throughWindows)
+        continue;
+      const Loops *producer = nullptr;
+      for (const Loops &other : planLoops)
+        if (other.comp->id == edge.producer)
+          producer = &other;
+      const Access *written = producer ? writeOf(*producer->comp) : nullptr;
+      if (!written || producer->inner.empty())
+        continue;
+      for (const Access &read : consumer.comp->accesses) {
+        if (read.isWrite || read.bufferId != edge.bufferId)
+          continue;
+        for (size_t d = 0; d < written->matrix.size(); ++d) {
+          int from = onlyLoopOf(*written, d, *producer->comp, producer->band);
+          if (from < 0 || !llvm::is_contained(producer->inner, from))
+            continue;
+          int to = onlyLoopOf(read, d, *consumer.comp, consumer.band);
+          if (to >= 0 && to != consumer.rows && to != consumer.columns &&
+              tree.loops[consumer.band[to]].isParallel &&
+              !tree.loops[consumer.band[to]].isReduction &&
+              !llvm::is_contained(consumer.inner, to))
+            consumer.inner.push_back(to);
+        }
+      }
+    }
+    llvm::sort(consumer.inner);
+  }
+  // Other parallel loops outermost, then the rows, the input-free loops,
+  // the columns and the reductions (each group in band order).
+  for (auto [plan, loops] : llvm::zip_equal(plans, planLoops)) {
+    const std::vector<int> &band = loops.band;
+    auto isOuter = [&](int p) {
+      return p != loops.rows && p != loops.columns &&
+             !tree.loops[band[p]].isReduction &&
+             !llvm::is_contained(loops.inner, p);
+    };
+    for (int p = 0; p < int(band.size()); ++p)
+      if (isOuter(p))
+        plan.order.push_back(p);
+    if (loops.rows >= 0)
+      plan.order.push_back(loops.rows);
+    for (int p : loops.inner)
+      plan.order.push_back(p);
+    plan.order.push_back(loops.columns);
+    for (int p = 0; p < int(band.size()); ++p)
+      if (tree.loops[band[p]].isReduction)
+        plan.order.push_back(p);
   }
   return plans;
 }
@@ -528,6 +641,10 @@ std::vector<Config> tuner::analyticConfigs(const ProgramTree &tree,
         case ParamRole::Convolution:
           if (plan.convolution)
             set(index, ParamValue::string("decompose"));
+          break;
+        case ParamRole::Order:
+          if (int64_t(plan.order.size()) == parameter.permutationSize)
+            set(index, ParamValue::permutation(plan.order));
           break;
         default:
           break;

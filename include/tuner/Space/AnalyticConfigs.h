@@ -113,6 +113,14 @@ struct StencilPlan {
   std::string nest;
   /// Cache and register tile per band position (the extent: not tiled).
   std::vector<int64_t> tile, rtile;
+  /// Tile loop order, outermost first (band positions): the parallel loops
+  /// that the nest's largest input does not depend on (a convolution's
+  /// filters) inside the rows, so that the cores run a row's tiles for all
+  /// of them one after the other, its input rows in cache (the
+  /// scf.forall's order); the reductions innermost. A nest that streams a
+  /// planned nest's output (a ReLU after a convolution) takes the loops
+  /// that index that output where the producer's do.
+  std::vector<int64_t> order;
   /// Whether the nest is a convolution (decomposed where the space offers
   /// it).
   bool convolution = false;
@@ -121,7 +129,7 @@ struct StencilPlan {
 /// The streaming plans of `tree`'s convolutions and stencil / element-wise
 /// nests on `target`, variant `variant` (0: one row by four vectors; 1 and
 /// on: whole rows, half of L2 per tile, register tiles of one row by four
-/// vectors). Contractions, other nests with reductions, nests whose
+/// vectors), the input-independent loops inside the rows (order). Contractions, other nests with reductions, nests whose
 /// output's innermost dimension is not one parallel loop, and nests that
 /// feed a contraction get none.
 std::vector<StencilPlan> stencilPlans(const ProgramTree &tree,

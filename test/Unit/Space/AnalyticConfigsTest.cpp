@@ -576,6 +576,43 @@ TEST(AnalyticConfigs, ConvolutionSeedsDecomposedFusedAndFeasible) {
       ADD_FAILURE() << llvm::toString(std::move(error));
 }
 
+TEST(AnalyticConfigs, ConvolutionFiltersRunInsideTheRows) {
+  ProgramTree tree = convRelu();
+  // The input (155 KB, more than L1) does not depend on the filter loop
+  // f: the tiles run in the order n, y, f, x, so that all filters
+  // of a row follow one another on a core, its input rows in cache. The
+  // ReLU, which streams the convolution's output, takes the order (its f
+  // indexes the dimension the convolution's f writes); the broadcast's
+  // input (the bias) fits in L1 and keeps its order.
+  for (unsigned variant : {0u, 1u}) {
+    std::vector<StencilPlan> plans = stencilPlans(tree, avx512(), variant);
+    ASSERT_EQ(plans.size(), 3u);
+    EXPECT_EQ(plans[0].order, (std::vector<int64_t>{0, 1, 2, 3}));
+    EXPECT_EQ(plans[1].order, (std::vector<int64_t>{0, 2, 1, 3, 4, 5, 6}));
+    EXPECT_EQ(plans[2].order, (std::vector<int64_t>{0, 2, 1, 3}));
+  }
+  llvm::Expected<Space> space = buildSpace(tree, avx512());
+  ASSERT_TRUE(bool(space)) << llvm::toString(space.takeError());
+  std::vector<Config> configs = analyticConfigs(tree, *space, avx512(), 3);
+  ASSERT_EQ(configs.size(), 2u);
+  for (const Config &config : configs) {
+    EXPECT_EQ(config[*space->indexOf("conv_2d_nchw_fchw_1.order")],
+              ParamValue::permutation({0, 2, 1, 3, 4, 5, 6}));
+    EXPECT_EQ(config[*space->indexOf("generic_2.order")],
+              ParamValue::permutation({0, 2, 1, 3}));
+  }
+  // An input that fits in L1 stays there in any order: the op's order.
+  Target large = avx512();
+  large.l1dBytes = 1024 * 1024;
+  std::vector<StencilPlan> cached = stencilPlans(tree, large, 0);
+  ASSERT_EQ(cached.size(), 3u);
+  EXPECT_EQ(cached[1].order, (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(cached[2].order, (std::vector<int64_t>{0, 1, 2, 3}));
+  // A stencil's input depends on every loop.
+  EXPECT_EQ(stencilPlans(stencil(), avx512(), 0)[0].order,
+            (std::vector<int64_t>{0, 1}));
+}
+
 TEST(AnalyticConfigs, StencilsTiledByRowsOfVectors) {
   ProgramTree tree = stencil();
   ASSERT_EQ(tree.verify(), "");
