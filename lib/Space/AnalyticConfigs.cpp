@@ -402,7 +402,9 @@ std::vector<StencilPlan> tuner::stencilPlans(const ProgramTree &tree,
   }
   // Other parallel loops outermost, then the rows, the input-free loops,
   // the columns and the reductions (each group in band order).
-  for (auto [plan, loops] : llvm::zip_equal(plans, planLoops)) {
+  for (size_t n = 0; n < plans.size(); ++n) {
+    StencilPlan &plan = plans[n];
+    const Loops &loops = planLoops[n];
     const std::vector<int> &band = loops.band;
     auto isOuter = [&](int p) {
       return p != loops.rows && p != loops.columns &&
