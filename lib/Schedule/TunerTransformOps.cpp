@@ -34,6 +34,7 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/IntegerSet.h"
+#include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "llvm/ADT/SetVector.h"
@@ -1765,6 +1766,13 @@ hoistSharedOutputSlices(TransformRewriter &rewriter, scf::ForallOp forall,
 /// partial tiles padded with zeros.
 static void versionPartialTiles(TransformRewriter &rewriter,
                                 scf::ForallOp forall, bool pad) {
+  // A producer fused into the tile (a fill of the output) takes its slice
+  // of the shared output at offsets that fusion computed anew: the same
+  // affine.apply as the terminator's, but another value, and below the
+  // tile sizes. Made one value, the slice is recognized as the one the
+  // tile writes back, and hoisted out of the versions.
+  DominanceInfo dominance;
+  eliminateCommonSubExpressions(rewriter, dominance, forall);
   Block *body = forall.getBody();
   // The tile sizes: affine.min results at the top of the body with a
   // constant upper bound.
