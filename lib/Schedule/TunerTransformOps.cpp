@@ -34,6 +34,7 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/IntegerSet.h"
+#include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "llvm/ADT/SetVector.h"
@@ -1773,11 +1774,13 @@ padPartialTile(TransformRewriter &rewriter, scf::ForallOp forall,
 /// folds away. Left inside the versions (one static slice, one partial), the
 /// two slices are two buffers: the result has a layout of unknown strides
 /// and every tile, full ones included, is copied element by element
-/// (`memrefCopy`) into the output. Returns the hoisted slices.
+/// (`memrefCopy`) into the output. Returns the hoisted slices; `written`
+/// gets, per hoisted slice, the escaping value written back into it.
 static SmallVector<tensor::ExtractSliceOp>
 hoistSharedOutputSlices(TransformRewriter &rewriter, scf::ForallOp forall,
                         SmallVectorImpl<Operation *> &versioned,
-                        const SetVector<Value> &escaping) {
+                        const SetVector<Value> &escaping,
+                        SmallVectorImpl<Value> &written) {
   SmallVector<tensor::ExtractSliceOp> hoisted;
   if (versioned.empty())
     return hoisted;
@@ -1796,7 +1799,7 @@ hoistSharedOutputSlices(TransformRewriter &rewriter, scf::ForallOp forall,
         escaping.contains(slice.getResult()) ||
         !llvm::all_of(slice->getOperands(), definedBefore))
       continue;
-    bool writtenBack = false;
+    Value writtenBack;
     for (Operation &yielded : terminator.getYieldingOps()) {
       auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(&yielded);
       if (!insert || insert.getDest() != slice.getSource() ||
@@ -1810,9 +1813,10 @@ hoistSharedOutputSlices(TransformRewriter &rewriter, scf::ForallOp forall,
                                                   std::get<1>(pair));
                });
       };
-      writtenBack |= same(slice.getMixedOffsets(), insert.getMixedOffsets()) &&
-                     same(slice.getMixedSizes(), insert.getMixedSizes()) &&
-                     same(slice.getMixedStrides(), insert.getMixedStrides());
+      if (same(slice.getMixedOffsets(), insert.getMixedOffsets()) &&
+          same(slice.getMixedSizes(), insert.getMixedSizes()) &&
+          same(slice.getMixedStrides(), insert.getMixedStrides()))
+        writtenBack = insert.getSource();
     }
     if (!writtenBack)
       continue;
@@ -1821,6 +1825,7 @@ hoistSharedOutputSlices(TransformRewriter &rewriter, scf::ForallOp forall,
     else
       first = op->getNextNode();
     hoisted.push_back(slice);
+    written.push_back(writtenBack);
   }
   llvm::erase_if(versioned, [&](Operation *op) {
     auto slice = dyn_cast<tensor::ExtractSliceOp>(op);
@@ -1838,6 +1843,13 @@ hoistSharedOutputSlices(TransformRewriter &rewriter, scf::ForallOp forall,
 /// partial tiles padded with zeros.
 static void versionPartialTiles(TransformRewriter &rewriter,
                                 scf::ForallOp forall, bool pad) {
+  // A producer fused into the tile (a fill of the output) takes its slice
+  // of the shared output at offsets that fusion computed anew: the same
+  // affine.apply as the terminator's, but another value, and below the
+  // tile sizes. Made one value, the slice is recognized as the one the
+  // tile writes back, and hoisted out of the versions.
+  DominanceInfo dominance;
+  eliminateCommonSubExpressions(rewriter, dominance, forall);
   Block *body = forall.getBody();
   // The tile sizes: affine.min results at the top of the body with a
   // constant upper bound.
@@ -1895,8 +1907,9 @@ static void versionPartialTiles(TransformRewriter &rewriter,
     versioned.push_back(op);
   if (versioned.empty())
     return;
+  SmallVector<Value> written;
   SmallVector<tensor::ExtractSliceOp> hoisted =
-      hoistSharedOutputSlices(rewriter, forall, versioned, escaping);
+      hoistSharedOutputSlices(rewriter, forall, versioned, escaping, written);
   SmallVector<Type> types;
   for (Value value : escaping)
     types.push_back(value.getType());
@@ -1912,11 +1925,57 @@ static void versionPartialTiles(TransformRewriter &rewriter,
   for (auto &[value, bound] : sizes)
     mapping.map(value,
                 arith::ConstantIndexOp::create(rewriter, loc, bound).getResult());
+  // A hoisted slice has the partial sizes in its type: the full version
+  // computes on a static slice of it (all of it, a view of the same buffer),
+  // so that the ops that take it whole (a fused fill) are static and
+  // vectorized, and inserts its result back where it came from (in place).
+  SmallVector<SmallVector<OpFoldResult>> fullSizes(hoisted.size());
+  for (auto [slice, full] : llvm::zip(hoisted, fullSizes)) {
+    RankedTensorType type = slice.getResultType();
+    if (type.getRank() != slice.getSourceType().getRank())
+      continue;
+    bool partial = false;
+    for (OpFoldResult size : slice.getMixedSizes()) {
+      auto value = dyn_cast<Value>(size);
+      auto *bound = llvm::find_if(
+          sizes, [&](auto &entry) { return value && entry.first == value; });
+      partial |= bound != sizes.end();
+      full.push_back(bound != sizes.end() ? rewriter.getIndexAttr(bound->second)
+                                          : size);
+    }
+    if (!partial) {
+      full.clear();
+      continue;
+    }
+    SmallVector<OpFoldResult> zeros(full.size(), rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> ones(full.size(), rewriter.getIndexAttr(1));
+    Value whole = tensor::ExtractSliceOp::create(rewriter, loc,
+                                                 slice.getResult(), zeros,
+                                                 full, ones);
+    mapping.map(slice.getResult(),
+                tensor::CastOp::create(rewriter, loc, type, whole).getResult());
+  }
   for (Operation *op : versioned)
     rewriter.clone(*op, mapping);
   SmallVector<Value> thenResults;
-  for (Value value : escaping)
-    thenResults.push_back(mapping.lookupOrDefault(value));
+  for (Value value : escaping) {
+    Value result = mapping.lookupOrDefault(value);
+    for (auto [slice, writtenValue, full] :
+         llvm::zip(hoisted, written, fullSizes)) {
+      if (writtenValue != value || full.empty())
+        continue;
+      SmallVector<OpFoldResult> zeros(full.size(), rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> ones(full.size(), rewriter.getIndexAttr(1));
+      auto wholeType = tensor::ExtractSliceOp::inferResultType(
+          slice.getResultType(), full);
+      Value whole = tensor::CastOp::create(rewriter, loc, wholeType, result);
+      result = tensor::InsertSliceOp::create(rewriter, loc, whole,
+                                             slice.getResult(), zeros, full,
+                                             ones);
+      break;
+    }
+    thenResults.push_back(result);
+  }
   if (!yields)
     scf::YieldOp::create(rewriter, loc, thenResults);
   Block *elseBlock = ifOp.elseBlock();

@@ -196,3 +196,43 @@ func.func @tiled_result(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
   }
   return %r : tensor<64x64xf32>
 }
+
+// -----
+
+// Copies of strided buffers whose rows are contiguous become loops (which
+// LLVM vectorizes), also when their sizes are known only at run time (a
+// padded partial tile's rows); a copy whose innermost stride is unknown
+// still calls the runtime's memrefCopy, and contiguous buffers a memcpy.
+// CHECK-LABEL: llvm.func @strided_copies(
+// CHECK-NOT: llvm.call @memrefCopy
+// CHECK: llvm.return
+// CHECK-LABEL: llvm.func @unknown_inner_stride(
+// CHECK: llvm.call @memrefCopy
+// CHECK-LABEL: llvm.func @contiguous_copy(
+// CHECK-NOT: llvm.call @memrefCopy
+// CHECK: llvm.intr.memcpy
+func.func @strided_copies(%a: memref<37x45xf32>, %b: memref<16x45xf32>,
+                          %rows: index, %off: index) {
+  %src = memref.subview %a[%off, 0] [%rows, 45] [1, 1]
+      : memref<37x45xf32> to memref<?x45xf32, strided<[45, 1], offset: ?>>
+  %dst = memref.subview %b[0, 0] [%rows, 45] [1, 1]
+      : memref<16x45xf32> to memref<?x45xf32, strided<[45, 1]>>
+  memref.copy %src, %dst : memref<?x45xf32, strided<[45, 1], offset: ?>>
+      to memref<?x45xf32, strided<[45, 1]>>
+  %src2 = memref.subview %a[%off, 0] [16, 13] [1, 1]
+      : memref<37x45xf32> to memref<16x13xf32, strided<[45, 1], offset: ?>>
+  %dst2 = memref.subview %b[0, 0] [16, 13] [1, 1]
+      : memref<16x45xf32> to memref<16x13xf32, strided<[45, 1]>>
+  memref.copy %src2, %dst2 : memref<16x13xf32, strided<[45, 1], offset: ?>>
+      to memref<16x13xf32, strided<[45, 1]>>
+  return
+}
+func.func @unknown_inner_stride(%a: memref<?x?xf32, strided<[?, ?]>>,
+                                %b: memref<?x?xf32>) {
+  memref.copy %a, %b : memref<?x?xf32, strided<[?, ?]>> to memref<?x?xf32>
+  return
+}
+func.func @contiguous_copy(%a: memref<?x45xf32>, %b: memref<?x45xf32>) {
+  memref.copy %a, %b : memref<?x45xf32> to memref<?x45xf32>
+  return
+}

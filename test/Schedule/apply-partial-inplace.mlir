@@ -36,6 +36,19 @@
 // RUN: %mlir_opt %t.peeled.mlir --one-shot-bufferize=bufferize-function-boundaries --convert-linalg-to-loops --scf-forall-to-for --convert-vector-to-scf --expand-strided-metadata --lower-affine --convert-scf-to-cf --convert-vector-to-llvm --finalize-memref-to-llvm --convert-arith-to-llvm --convert-index-to-llvm --convert-ub-to-llvm --convert-func-to-llvm --convert-cf-to-llvm --reconcile-unrealized-casts \
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%c_runner_utils,%runner_utils > %t.peeled.txt
 // RUN: diff %t.reference.txt %t.peeled.txt
+//
+// The fill fused into the tiles (as the analytic seeds fuse it): fusion
+// takes the fill's slice of the shared output at offsets of its own, which
+// vectorize_tiles makes one value with the terminator's (CSE) before it
+// hoists the slice; the tiles compute in place all the same.
+// RUN: tuner-opt %s --tuner-apply="function=mm config=%S/Inputs/partial-inplace-fused.json schedule-output=%t.fused.schedule.mlir" > %t.fused.mlir
+// RUN: FileCheck %s --check-prefix=FUSED < %t.fused.mlir
+// RUN: %mlir_opt %s --load-dialect-plugin=%tuner_plugin --transform-preload-library=transform-library-paths=%t.fused.schedule.mlir --transform-interpreter > %t.fused.replayed.mlir
+// RUN: diff %t.fused.mlir %t.fused.replayed.mlir
+// RUN: %mlir_opt %t.fused.mlir --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --cse --canonicalize | FileCheck %s --check-prefix=BUF
+// RUN: %mlir_opt %t.fused.mlir --one-shot-bufferize=bufferize-function-boundaries --convert-linalg-to-loops --scf-forall-to-for --convert-vector-to-scf --expand-strided-metadata --lower-affine --convert-scf-to-cf --convert-vector-to-llvm --finalize-memref-to-llvm --convert-arith-to-llvm --convert-index-to-llvm --convert-ub-to-llvm --convert-func-to-llvm --convert-cf-to-llvm --reconcile-unrealized-casts \
+// RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%c_runner_utils,%runner_utils > %t.fused.txt
+// RUN: diff %t.reference.txt %t.fused.txt
 
 // SCRIPT: transform.tuner.vectorize_tiles %matmul_1_forall {lowering = "outerproduct", partial = "pad", pad_remainders = true}
 
@@ -45,17 +58,29 @@
 // IR:         scf.forall (%{{.*}}) in (3) shared_outs(%[[OUT:.*]] = %{{.*}})
 // IR:           %[[TILE:.*]] = tensor.extract_slice %[[OUT]][%{{.*}}, 0] [%[[ROWS:.*]], 45] [1, 1] : tensor<37x45xf32> to tensor<?x45xf32>
 // IR-NEXT:      %[[IF:.*]] = scf.if
-// IR:             tensor.extract_slice %[[TILE]][0, 0] [16, 32]
+// The full version computes on all of the slice with its static sizes.
+// IR-NEXT:        %[[WHOLE:.*]] = tensor.extract_slice %[[TILE]][0, 0] [16, 45] [1, 1] : tensor<?x45xf32> to tensor<16x45xf32>
+// IR:             tensor.extract_slice %[[WHOLE]][0, 0] [16, 32]
 // The 13 columns left of 45 by 32-column tiles (pad_remainders) run the
 // 6x16 micro-kernel, its transfers out of bounds at the edge.
 // IR:             vector.transfer_read {{.*}} {in_bounds = [true, false]} : tensor<6x13xf32>, vector<6x16xf32>
-// IR:             scf.yield %{{.*}} : tensor<?x45xf32>
+// IR:             %[[FULL:.*]] = tensor.insert_slice %{{.*}} into %[[TILE]][0, 0] [16, 45] [1, 1] : tensor<16x45xf32> into tensor<?x45xf32>
+// IR-NEXT:        scf.yield %[[FULL]] : tensor<?x45xf32>
 // IR:           } else {
 // IR:             tensor.pad %[[TILE]] low[0, 0]
 // IR:             %[[BACK:.*]] = tensor.insert_slice %{{.*}} into %[[TILE]][0, 0] [%[[ROWS]], 45] [1, 1]
 // IR-NEXT:        scf.yield %[[BACK]] : tensor<?x45xf32>
 // IR:           scf.forall.in_parallel
 // IR-NEXT:        tensor.parallel_insert_slice %[[IF]] into %[[OUT]]
+
+// FUSED-LABEL: func.func @mm(
+// FUSED:         scf.forall (%{{.*}}) in (3) shared_outs(%[[OUT:.*]] = %{{.*}})
+// FUSED:           %[[TILE:.*]] = tensor.extract_slice %[[OUT]][%{{.*}}, 0] [%{{.*}}, 45] [1, 1] : tensor<37x45xf32> to tensor<?x45xf32>
+// FUSED-NEXT:      %[[IF:.*]] = scf.if
+// FUSED:           } else {
+// FUSED:             tensor.pad %[[TILE]] low[0, 0]
+// FUSED:           scf.forall.in_parallel
+// FUSED-NEXT:        tensor.parallel_insert_slice %[[IF]] into %[[OUT]]
 
 // PEEL-LABEL: func.func @mm(
 // PEEL:         %[[TILE:.*]] = tensor.extract_slice %{{.*}}[%{{.*}}, 0] [%{{.*}}, 45] [1, 1] : tensor<37x45xf32> to tensor<?x45xf32>

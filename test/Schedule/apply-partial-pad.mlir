@@ -14,6 +14,7 @@
 // RUN: FileCheck %s --check-prefix=IR < %t.tuned.mlir
 // RUN: %mlir_opt %s --load-dialect-plugin=%tuner_plugin --transform-preload-library=transform-library-paths=%t.schedule.mlir --transform-interpreter > %t.replayed.mlir
 // RUN: diff %t.tuned.mlir %t.replayed.mlir
+// RUN: %mlir_opt %t.tuned.mlir --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --cse --canonicalize | FileCheck %s --check-prefix=BUF
 // RUN: %mlir_opt %s --one-shot-bufferize=bufferize-function-boundaries --convert-linalg-to-loops --scf-forall-to-for --convert-vector-to-scf --expand-strided-metadata --lower-affine --convert-scf-to-cf --convert-vector-to-llvm --finalize-memref-to-llvm --convert-arith-to-llvm --convert-index-to-llvm --convert-ub-to-llvm --convert-func-to-llvm --convert-cf-to-llvm --reconcile-unrealized-casts \
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%c_runner_utils,%runner_utils > %t.reference.txt
 // RUN: FileCheck %s --check-prefix=EXEC < %t.reference.txt
@@ -34,26 +35,41 @@
 // SCRIPT:      // matmul_1: tile [16, 16, 8], register tile [6, 0, 1], fuse fill_0, vectorize, parallel, partial tiles padded
 // SCRIPT:      transform.tuner.vectorize_tiles %matmul_1_loop {lowering = "outerproduct", partial = "pad", pad_remainders = true}
 
+// The fill is fused: it takes its slice of the shared output at offsets
+// that fusion computes anew, which CSE makes the terminator's, so that the
+// slice is taken once, before the versions, and both compute in place of it.
 // IR-LABEL: func.func @mm(
-// IR:         scf.forall (%{{.*}}, %{{.*}}) in (3, 2)
-// IR:           scf.if
+// IR:         scf.forall (%{{.*}}, %{{.*}}) in (3, 2) shared_outs(%[[OUT:.*]] = %{{.*}})
+// IR:           %[[TILE:.*]] = tensor.extract_slice %[[OUT]][%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}] [1, 1] : tensor<37x29xf32> to tensor<?x?xf32>
+// IR:            scf.if
 // IR:           } else {
-// The partial tile's slices of A (rows), B (columns) and C (both), padded
-// with zeros to the full tile.
+// The partial tile's slices of C (both: the slice of the shared output,
+// taken before the versions), A (rows) and B (columns), padded with zeros
+// to the full tile.
+// IR:             tensor.pad
+// IR:             } : tensor<?x?xf32> to tensor<16x16xf32>
 // IR:             tensor.pad
 // IR:             } : tensor<?x23xf32> to tensor<16x23xf32>
 // IR:             tensor.pad
 // IR:             } : tensor<23x?xf32> to tensor<23x16xf32>
-// IR:             tensor.pad
-// IR:             } : tensor<?x?xf32> to tensor<16x16xf32>
 // The full 6x16 micro-kernel, its accumulator in registers.
 // IR:             scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<6x16xf32>)
 // IR-COUNT-6:       vector.fma {{.*}} : vector<16xf32>
 // The result cut back to the partial tile.
 // IR:             tensor.extract_slice %{{.*}}[0, 0] [%{{.*}}, %{{.*}}] [1, 1] : tensor<16x16xf32> to tensor<?x?xf32>
 // IR:           scf.forall.in_parallel
+// IR-NEXT:        tensor.parallel_insert_slice %{{.*}} into %[[OUT]]
 // IR-NOT:     linalg.matmul
 // IR-LABEL: func.func @input(
+
+// Bufferized: the scf.if has no result and no tile is copied into the
+// output (a per-tile memrefCopy of a layout of unknown strides before).
+// BUF-LABEL: func.func @mm(
+// BUF:         scf.forall
+// BUF:           scf.if %{{.*}} {
+// BUF-NOT:       memref.copy {{.*}}strided<[?, ?]
+// BUF:         return
+// BUF-LABEL: func.func @input(
 
 // PEEL:        // matmul_1: tile [16, 16, 8], register tile [6, 0, 1], fuse fill_0, vectorize, parallel{{$}}
 // PEEL:        transform.tuner.vectorize_tiles %matmul_1_loop {lowering = "outerproduct", pad_remainders = true}
