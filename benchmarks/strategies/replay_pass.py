@@ -34,6 +34,12 @@ from compare import expected_random_best, read_table  # noqa: E402
 from machine import machine_line  # noqa: E402
 
 
+# Space options a table needs: the conv table was recorded before the space
+# had its convolution parameter (direct, im2col or decomposed), so it is the
+# space without it (every config direct).
+TABLE_OPTIONS = {"conv": "convolution=false"}
+
+
 def parse_run(text):
     parts = text.split(":", 2)
     if len(parts) < 2 or not parts[1].isdigit() or int(parts[1]) < 1:
@@ -63,8 +69,11 @@ def prepare(table, args):
             os.remove(stale)
     command = [args.tuner_opt, kernel,
                f"--tuner-import-table=table={plain} space={space} "
-               f"database={db}", "-o", os.devnull]
-    subprocess.run(command, check=True, capture_output=True, text=True)
+               f"database={db} {TABLE_OPTIONS.get(table, '')}".rstrip(),
+               "-o", os.devnull]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"replay_pass.py: importing {table} failed:\n{done.stderr}")
     values = read_table(compressed)
     return {"table": table, "kernel": kernel, "space": space, "db": db,
             "values": values, "optimum": min(v for v in values if v),
@@ -81,7 +90,8 @@ def replay(prepared, run, seed, args):
     options = " ".join(filter(None, [
         f"space={prepared['space']} strategy={run['strategy']} "
         f"budget={run['budget']} seed={seed} database={db} "
-        f"summary-output={summary}", run["options"]]))
+        f"summary-output={summary}", TABLE_OPTIONS.get(prepared["table"]),
+        run["options"]]))
     command = [args.tuner_opt, prepared["kernel"],
                f"--tuner-autotune={options}", "-o", os.devnull]
     done = subprocess.run(command, capture_output=True, text=True)
@@ -142,7 +152,12 @@ def main():
                    for t, r, s in jobs}
         for future in concurrent.futures.as_completed(futures):
             table, run, seed = futures[future]
-            results.setdefault((table, run["name"]), []).append(future.result())
+            try:
+                result = future.result()
+            except SystemExit:
+                pool.shutdown(cancel_futures=True)
+                raise
+            results.setdefault((table, run["name"]), []).append(result)
     loads.append(open("/proc/loadavg").read().split()[0])
 
     budgets = sorted({run["budget"] for run in runs})
