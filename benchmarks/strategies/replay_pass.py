@@ -10,10 +10,13 @@ usage: replay_pass.py [--tables matmul,conv,...] [--seeds 15] [--first-seed 1]
                       RUN...
 
 A RUN is STRATEGY:BUDGET[:OPTIONS] as live.py reads it (OPTIONS: autotune
-pass options separated by spaces, e.g. "bo:32:strategy-options=initial-design=mixed"
-or "mcts:32:top-k=32"). Prints, per table and run, the mean best found as a
-fraction of the table's optimum, with random sampling's exact expectation at
-each budget (compare.py), and the geometric mean over the tables."""
+pass options separated by spaces, e.g.
+"bo:32:strategy-options=initial-design=mixed" or "mcts:32:top-k=32").
+Prints, per table and run, the mean best found as a fraction of the
+table's optimum, with random sampling's exact expectation at each budget
+(compare.py), and the geometric mean over the tables. The recalled runs
+measure only their baselines; a run that measured anything else (a config
+missing from the table) is counted in the notes below the table."""
 import argparse
 import concurrent.futures
 import datetime
@@ -127,7 +130,8 @@ def geomean(values):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("runs", nargs="+")
-    parser.add_argument("--tables", default="matmul,conv,stencil,affine,doitgen")
+    parser.add_argument("--tables",
+                        default="matmul,conv,stencil,affine,doitgen")
     parser.add_argument("--seeds", type=int, default=15)
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
