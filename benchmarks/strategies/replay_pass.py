@@ -59,10 +59,12 @@ def relative(path):
 def prepare(table, args):
     """Decompresses the table, imports it into the table's database and
     returns what the runs need."""
-    tables = os.path.join(HERE, "tables")
-    compressed = os.path.join(tables, table + ".jsonl.xz")
-    space = os.path.join(tables, table + ".space.json")
-    kernel = os.path.join(HERE, "kernels", table + ".mlir")
+    compressed = os.path.join(args.table_dir, table + ".jsonl.xz")
+    space = os.path.join(args.table_dir, table + ".space.json")
+    kernel = os.path.join(args.kernel_dir, table + ".mlir")
+    for path in (compressed, space, kernel):
+        if not os.path.exists(path):
+            sys.exit(f"replay_pass.py: no {path}")
     plain = os.path.join(args.work, table + ".jsonl")
     with lzma.open(compressed, "rb") as f, open(plain, "wb") as out:
         out.write(f.read())
@@ -136,11 +138,16 @@ def main():
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--tuner-opt",
+                        help="default: BUILD/bin/tuner-opt (tuner-run beside)")
+    parser.add_argument("--table-dir", default=os.path.join(HERE, "tables"))
+    parser.add_argument("--kernel-dir", default=os.path.join(HERE, "kernels"))
     parser.add_argument("--work", default=os.path.join(ROOT, "build", "replay"))
     parser.add_argument("--json")
     parser.add_argument("--markdown")
     args = parser.parse_args()
-    args.tuner_opt = os.path.join(args.build, "bin", "tuner-opt")
+    if not args.tuner_opt:
+        args.tuner_opt = os.path.join(args.build, "bin", "tuner-opt")
     runs = [dict(parse_run(text), index=i) for i, text in enumerate(args.runs)]
     tables = args.tables.split(",")
     os.makedirs(os.path.join(args.work, "runs"), exist_ok=True)
