@@ -280,6 +280,36 @@ def TunerApplyBest : Pass<"tuner-apply-best", "mlir::ModuleOp"> {
   ] # TunerSpaceOptions;
 }
 
+def TunerImportTable : Pass<"tuner-import-table", "mlir::ModuleOp"> {
+  let summary = "Record a replay table's measurements in the tuning database "
+                "as the autotune pass would have";
+  let description = [{
+    Reads a replay table (JSON lines {"config", "time", "status"}, as
+    benchmarks/strategies/record_tables.py writes them once decompressed)
+    of the function's space (or of the narrowed copy in `space`, as the
+    autotune pass's `space=` reads it) and records each row in the tuning
+    database, keyed as `--tuner-autotune` on this machine keys its own
+    records: the function's workload hash, this machine's fingerprint and
+    the space's fingerprint. A later autotune run with the same space
+    options then recalls every config of the table instead of measuring
+    it, and measures only the baseline: strategies can be compared through
+    the pass itself (its cost model, seeds and options) without measuring
+    again. The recorded times have no speedup: a recalling run divides its
+    own baseline by them. A row whose config is already recorded in that
+    space is skipped, so importing twice adds nothing. A malformed row is
+    an error naming the table and the line, and nothing is recorded.
+  }];
+  let options = [
+    Option<"table", "table", "std::string", /*default=*/"\"\"",
+           "Replay table to import (JSON lines, not compressed)">,
+    Option<"spaceFile", "space", "std::string", /*default=*/"\"\"",
+           "The narrowed space the table was recorded in, as given to "
+           "tuner-autotune's 'space' (default: the function's space)">,
+    Option<"database", "database", "std::string", /*default=*/"\"\"",
+           "Tuning database to write (default: the per-user database)">,
+  ] # TunerSpaceOptions;
+}
+
 def TunerLowerGpu : Pass<"tuner-lower-gpu", "mlir::ModuleOp"> {
   let summary = "Lower linalg or GPU-scheduled IR to host LLVM IR with an "
                 "embedded NVIDIA GPU binary, as the tuner measures it";
