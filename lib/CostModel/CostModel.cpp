@@ -634,16 +634,17 @@ bool CostModel::describes(ParamRole role) {
   case ParamRole::Fuse:
   case ParamRole::Lowering:
   case ParamRole::Distribute:
-  // (No feature tells padded partial tiles from peeled ones: the features
-  // describe the full tiles, which are the same; the analytic seeds pad.)
   case ParamRole::Partial:
     return true;
   case ParamRole::None:
   case ParamRole::Knob:
   case ParamRole::Alternatives:
+  // Skewing and how a convolution is computed have features (time_tiled,
+  // wavefronts, conv_im2col, conv_decomposed), but they change the code
+  // as a whole, and the random programs that train the model rarely have
+  // them: the execution step measures each of their strata rather than
+  // trusting the model across them.
   case ParamRole::Skew:
-  // (No feature says how a convolution is computed: the execution step
-  // measures per conv stratum.)
   case ParamRole::Convolution:
   // The model is CPU-only: GPU spaces are searched by measurement.
   case ParamRole::GpuBlockTile:

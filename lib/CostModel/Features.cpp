@@ -283,10 +283,58 @@ FeatureExtractor::create(const ProgramTree &tree) {
   }
 
   extractor.bandPosition.assign(t.loops.size(), {-1, -1});
-  for (auto [n, nest] : llvm::enumerate(t.nests))
+  extractor.skewPosition.assign(t.loops.size(), {-1, -1});
+  for (auto [n, nest] : llvm::enumerate(t.nests)) {
     for (auto [position, loopId] : llvm::enumerate(t.bandOf(nest.id)))
       extractor.bandPosition[loopId] = {int(n), int(position)};
+    std::vector<int> band = t.bandOf(nest.id);
+    for (auto [index, loopId] : llvm::enumerate(nest.skewBand))
+      if (loopId >= 0 && size_t(loopId) < t.loops.size())
+        extractor.skewPosition[loopId] = {int(n), int(index)};
+    // The skew band names the first sweep's fused loops; every sweep inside
+    // the band's innermost loop is fused with it, loop by loop.
+    if (band.empty() || nest.skewBand.size() <= band.size())
+      continue;
+    for (const Loop::Child &child : t.loops[band.back()].children) {
+      int loopId = child.isLoop ? child.id : -1;
+      for (size_t index = band.size();
+           loopId >= 0 && index < nest.skewBand.size(); ++index) {
+        extractor.skewPosition[loopId] = {int(n), int(index)};
+        auto inner = llvm::find_if(t.loops[loopId].children,
+                                   [](const Loop::Child &c) {
+                                     return c.isLoop;
+                                   });
+        loopId = inner == t.loops[loopId].children.end() ? -1 : inner->id;
+      }
+    }
+  }
   return std::move(extractor);
+}
+
+/// The positions in a skew band of the two tile loops a wavefront runs over:
+/// its first two tiled loops (see transform.tuner.affine_tile).
+static std::vector<size_t> wavefrontLoops(const NestPlan &n) {
+  std::vector<size_t> loops;
+  for (size_t l = 0; l < n.skewTile.size() && loops.size() < 2; ++l)
+    if (n.skewTile[l] != 0)
+      loops.push_back(l);
+  return loops;
+}
+
+std::pair<int64_t, bool>
+FeatureExtractor::skewedLoop(const SchedulePlan &plan, int loopId) const {
+  if (loopId < 0 || size_t(loopId) >= skewPosition.size())
+    return {0, false};
+  auto [nestId, index] = skewPosition[loopId];
+  if (nestId < 0 || size_t(nestId) >= plan.nests.size())
+    return {0, false};
+  const NestPlan &n = plan.nests[nestId];
+  if (!n.skew || size_t(index) >= n.skewTile.size())
+    return {0, false};
+  std::vector<size_t> wavefront = n.parallel ? wavefrontLoops(n)
+                                             : std::vector<size_t>();
+  return {n.skewTile[index],
+          wavefront.size() == 2 && llvm::is_contained(wavefront, size_t(index))};
 }
 
 FeatureTree FeatureExtractor::buildTree(const SchedulePlan &plan) const {
@@ -438,6 +486,18 @@ void FeatureExtractor::tagLoops(const SchedulePlan &plan,
       v[loopFeature(level, LoopVectorized)] = t.vectorized;
       v[loopFeature(level, LoopParallel)] = t.parallel;
     }
+    // Time tiling: the skew band's tile sizes, the fused sweeps' outer loops
+    // included, and the two tile loops its wavefront runs over.
+    for (auto [level, loopId] : llvm::enumerate(comp.loopIds)) {
+      auto [nestId, index] = skewPosition[loopId];
+      if (nestId < 0 || size_t(nestId) >= plan.nests.size() ||
+          !plan.nests[nestId].skew)
+        continue;
+      auto [tile, wavefront] = skewedLoop(plan, loopId);
+      v[loopFeature(level, LoopTiled)] = tile != 0;
+      v[loopFeature(level, LoopTileFactor)] = float(tile);
+      v[loopFeature(level, LoopParallel)] = wavefront;
+    }
   }
 }
 
@@ -480,6 +540,20 @@ void FeatureExtractor::deriveScheduleFeatures(
       if (n.rtile[p] != 0)
         registerSize[level] = n.rtile[p];
     }
+    // A skewed band tiles the loops of its skew band (the fused sweeps'
+    // outer loops too), in skewed coordinates; the tiles hold as many
+    // points as unskewed ones.
+    const NestPlan *skewed = nullptr;
+    for (auto [level, loopId] : llvm::enumerate(comp.loopIds)) {
+      auto [nestId, index] = skewPosition[loopId];
+      if (nestId < 0 || size_t(nestId) >= plan.nests.size() ||
+          !plan.nests[nestId].skew)
+        continue;
+      skewed = &plan.nests[nestId];
+      int64_t tile = skewedLoop(plan, loopId).first;
+      tileSize[level] = registerSize[level] =
+          tile != 0 ? std::min(tile, extent[level]) : extent[level];
+    }
     bool scheduled =
         nestPlan && nestPlan->fusedInto < 0 && !nestPlan->isUntouched();
 
@@ -498,9 +572,21 @@ void FeatureExtractor::deriveScheduleFeatures(
         nestPlan ? &plan.nests[plan.hostOf(nestPlan->nestId)] : nullptr;
 
     // Parallel chunks: the host's parallel loops (an scf.forall over tiles,
-    // or one affine loop, tiled or not), for a fused nest too.
-    double chunks = 0;
-    if (host) {
+    // or one affine loop, tiled or not), for a fused nest too; for a
+    // wavefront, the tiles of one wavefront on average, and how many
+    // wavefronts (fork-joins) run.
+    double chunks = 0, wavefronts = 0;
+    std::vector<size_t> wavefront =
+        skewed && skewed->parallel ? wavefrontLoops(*skewed)
+                                   : std::vector<size_t>();
+    if (wavefront.size() == 2) {
+      double a = trips(skewed->skewExtents[wavefront[0]],
+                       skewed->skewTile[wavefront[0]]);
+      double b = trips(skewed->skewExtents[wavefront[1]],
+                       skewed->skewTile[wavefront[1]]);
+      wavefronts = a + b - 1;
+      chunks = a * b / wavefronts;
+    } else if (host) {
       std::vector<size_t> parallelPositions = host->forallPositions();
       if (host->parallelPosition() >= 0)
         parallelPositions.push_back(size_t(host->parallelPosition()));
@@ -556,7 +642,7 @@ void FeatureExtractor::deriveScheduleFeatures(
 
     // How often the tile bodies run, and how much fusion recomputes.
     double tiles = 1, registerTiles = 1, recomputation = 1;
-    if (scheduled) {
+    if (scheduled || skewed) {
       for (size_t level = 0; level < depth; ++level) {
         tiles *= trips(extent[level], tileSize[level]);
         registerTiles *= trips(extent[level], registerSize[level]);
@@ -652,6 +738,15 @@ void FeatureExtractor::deriveScheduleFeatures(
         linalgVectorized && nestPlan->lowering == "dot";
     v[scheduleFeature(ScheduleLoweringParallelArith)] =
         linalgVectorized && nestPlan->lowering == "parallelarith";
+    v[scheduleFeature(SchedulePaddedPartialTiles)] =
+        scheduled && nestPlan->source == NestSource::Linalg &&
+        nestPlan->padPartial && nestPlan->padsPartialTiles();
+    v[scheduleFeature(ScheduleConvolutionIm2col)] =
+        scheduled && nestPlan->convolution == ConvolutionStrategy::Im2col;
+    v[scheduleFeature(ScheduleConvolutionDecomposed)] =
+        scheduled && nestPlan->convolution == ConvolutionStrategy::Decompose;
+    v[scheduleFeature(ScheduleTimeTiled)] = skewed != nullptr;
+    v[scheduleFeature(ScheduleWavefronts)] = float(wavefronts);
     v[scheduleFeature(ScheduleDistributeOuter)] =
         host && host->parallel && host->distributeOuter &&
         host->source == NestSource::Linalg &&

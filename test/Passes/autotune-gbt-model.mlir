@@ -13,7 +13,7 @@
 
 // BEAM: beam: never slower than the baseline, 4 measured
 // SUMMARY: "model_predictions": {{[1-9][0-9]*}}
-// LAYOUT: error: cannot use the cost model: {{.*}}layout.json: the trees were trained with feature layout {{[0-9a-f]+}} (568 features per computation) flattened as 00000000deadbeef
+// LAYOUT: error: cannot use the cost model: {{.*}}layout.json: the trees were trained with feature layout {{[0-9a-f]+}} (1313 features per computation) flattened as 00000000deadbeef
 
 func.func @mm(%A: tensor<32x32xf32>, %B: tensor<32x32xf32>) -> tensor<32x32xf32> {
   %zero = arith.constant 0.0 : f32

@@ -150,10 +150,11 @@ public:
   static constexpr int64_t kFormatVersion = 4;
   static constexpr int64_t kOldestFormatVersion = 2;
 
-  /// Whether the feature layout describes what the parameters of `role` do
-  /// to a schedule (skewing, how a convolution is computed, a Transform
-  /// script's knobs and a user's parameters it does not), so that the
-  /// model's predictions can rank configs that differ in them.
+  /// Whether the model's predictions rank configs that differ in the
+  /// parameters of `role`. Not for a Transform script's knobs and a user's
+  /// parameters (no feature describes them), nor for skewing and how a
+  /// convolution is computed (described, but measured per stratum: see
+  /// ProgramSearch).
   static bool describes(ParamRole role);
 
   /// Reads a model file: networks, or gradient-boosted trees (a file of

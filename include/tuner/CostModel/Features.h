@@ -175,6 +175,16 @@ private:
   std::vector<float> base;
   /// Per loop id: its nest and band position (-1 when not in a band).
   std::vector<std::pair<int, int>> bandPosition;
+  /// Per loop id: the nest whose skew band holds it and its index there
+  /// (-1 when in none). A skew band extends past the nest's band into the
+  /// outermost loops of the nests inside it (see LoopNest::skewBand).
+  std::vector<std::pair<int, int>> skewPosition;
+  /// What time tiling (skew = true) makes of loop level `level` of a
+  /// computation whose loop is `loopId`: its tile size (0: not tiled) and
+  /// whether it runs in a wavefront. {0, false} when the loop is in no
+  /// skewed band.
+  std::pair<int64_t, bool> skewedLoop(const SchedulePlan &plan,
+                                      int loopId) const;
 };
 
 } // namespace tuner

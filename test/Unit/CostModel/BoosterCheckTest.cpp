@@ -314,8 +314,8 @@ TEST_F(BoosterCheckTest, RefusesASplitFeatureBeyondTheLayout) {
   nodes(booster, 0, "split_indices")[0] = 50000000;
   std::string message = check(booster);
   EXPECT_TRUE(contains(message, "tree 0, node 0: split_indices is not an "
-                                "integer in [0, 1706] (split features index "
-                                "the flat layout's 1707 features)"))
+                                "integer in [0, 3941] (split features index "
+                                "the flat layout's 3942 features)"))
       << message;
 }
 
@@ -450,11 +450,11 @@ TEST_F(BoosterCheckTest, RefusesAnotherFeatureCount) {
   (*learner(booster).getObject("learner_model_param"))["num_feature"] = "3";
   EXPECT_EQ(check(booster), "learner.learner_model_param.num_feature: the "
                             "booster reads 3 features but the flat layout "
-                            "has 1707");
+                            "has 3942");
   booster = decoded();
-  (*tree(booster, 1).getObject("tree_param"))["num_feature"] = "1708";
+  (*tree(booster, 1).getObject("tree_param"))["num_feature"] = "3943";
   EXPECT_EQ(check(booster), "tree 1: tree_param.num_feature: the tree reads "
-                            "1708 features but the flat layout has 1707");
+                            "3943 features but the flat layout has 3942");
 }
 
 // A tree's output group indexes the prediction's columns: XGBoost writes
