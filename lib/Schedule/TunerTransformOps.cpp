@@ -1910,6 +1910,11 @@ static void versionPartialTiles(TransformRewriter &rewriter,
   SmallVector<Value> written;
   SmallVector<tensor::ExtractSliceOp> hoisted =
       hoistSharedOutputSlices(rewriter, forall, versioned, escaping, written);
+  // The versions go after the hoisted slices, which they compute in: a slice
+  // that was the first versioned op stayed where it was, after the point
+  // the condition was built at.
+  rewriter.setInsertionPoint(versioned.empty() ? terminator
+                                               : versioned.front());
   SmallVector<Type> types;
   for (Value value : escaping)
     types.push_back(value.getType());
