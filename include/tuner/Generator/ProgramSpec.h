@@ -51,6 +51,7 @@ constexpr size_t kNumPatterns = std::size(kAllPatterns);
 /// "elementwise", "stencil", "reduction", "contraction", "convolution",
 /// "channel-convolution", "time-stencil".
 llvm::StringRef stringifyPattern(Pattern pattern);
+/// The pattern stringifyPattern names `name`, if any.
 std::optional<Pattern> parsePattern(llvm::StringRef name);
 /// Whether the linalg flavour can express the pattern (all but
 /// TimeStencil: linalg on tensors has no in-place updates).
