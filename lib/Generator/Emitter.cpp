@@ -8,10 +8,12 @@
 //           reductions) and a named op or a linalg.generic whose indexing
 //           maps are the operands' index expressions.
 //   affine: memref arguments (inputs, then outputs), memref.alloc for
-//           intermediates (freed by the lowering's buffer deallocation);
-//           per computation an affine.for nest of
+//           intermediates and scratch grids (freed by the lowering's buffer
+//           deallocation); per computation an affine.for nest of
 //           affine.load / arith / affine.store (reductions first store the
-//           identity, in a nest of their own or inside the nest).
+//           identity, in a nest of their own or inside the nest; time
+//           stencils copy their initial grid in a nest of their own, then
+//           run their sweeps inside a time loop).
 //
 // And parses the text back, which runs the MLIR verifier.
 //
@@ -34,6 +36,8 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cassert>
 
 using namespace tuner;
 using namespace tuner::gen;
@@ -174,6 +178,7 @@ private:
 
   void emitLinalgComputation(size_t c, const ComputationSpec &comp);
   void emitAffineComputation(const ComputationSpec &comp);
+  void emitAffineTimeStencil(const ComputationSpec &comp);
   void emitAffineInit(const ComputationSpec &comp, unsigned indent);
 };
 
@@ -197,6 +202,8 @@ void Emitter::emitLinalg() {
 }
 
 void Emitter::emitLinalgComputation(size_t c, const ComputationSpec &comp) {
+  assert(linalgCanExpress(comp.pattern) &&
+         "a time stencil has no linalg form (emit it in the affine flavour)");
   std::string type = tensorType(comp.output);
   std::string init = llvm::formatv("%e{0}", c);
   os << "  " << init << " = tensor.empty() : " << type << "\n";
@@ -269,7 +276,8 @@ void Emitter::emitAffine() {
   os << "func.func @" << spec.functionName << "(" << llvm::join(arguments, ", ")
      << ") {\n";
   for (auto [t, tensor] : llvm::enumerate(spec.tensors))
-    if (tensor.role == TensorSpec::Role::Intermediate)
+    if (tensor.role == TensorSpec::Role::Intermediate ||
+        tensor.role == TensorSpec::Role::Scratch)
       os << llvm::formatv("  %t{0} = memref.alloc() : {1}\n", t,
                           memrefType(static_cast<int>(t)));
   for (const ComputationSpec &comp : spec.computations)
@@ -288,6 +296,8 @@ void Emitter::emitAffineInit(const ComputationSpec &comp, unsigned indent) {
 }
 
 void Emitter::emitAffineComputation(const ComputationSpec &comp) {
+  if (comp.timeSteps > 0)
+    return emitAffineTimeStencil(comp);
   auto openLoop = [&](unsigned loop, unsigned indent) {
     os.indent(indent) << "affine.for %i" << loop << " = 0 to "
                       << comp.extents[loop] << " {\n";
@@ -329,6 +339,56 @@ void Emitter::emitAffineComputation(const ComputationSpec &comp) {
   }
   os.indent(indent) << "affine.store " << value << ", " << output << "\n";
   closeLoops(comp.affineOrder.size(), 2);
+}
+
+void Emitter::emitAffineTimeStencil(const ComputationSpec &comp) {
+  size_t rank = comp.extents.size();
+  std::vector<std::string> loops;
+  for (size_t d = 0; d < rank; ++d)
+    loops.push_back("%i" + std::to_string(d));
+  std::string all = llvm::join(loops, ", ");
+  // The copies: the grid (and the scratch grid) start as the initial grid.
+  unsigned indent = 2;
+  for (size_t d = 0; d < rank; ++d, indent += 2)
+    os.indent(indent) << "affine.for " << loops[d] << " = 0 to "
+                      << comp.extents[d] + 2 << " {\n";
+  os.indent(indent) << "%v = affine.load %t" << comp.timeInitial << "[" << all
+                    << "] : " << memrefType(comp.timeInitial) << "\n";
+  for (int grid : {comp.output, comp.timeScratch})
+    if (grid >= 0)
+      os.indent(indent) << "affine.store %v, %t" << grid << "[" << all
+                        << "] : " << memrefType(grid) << "\n";
+  for (size_t d = rank; d > 0; --d)
+    os.indent(2 * d) << "}\n";
+
+  // The sweeps, under the time loop.
+  std::vector<std::string> written;
+  for (size_t d = 0; d < rank; ++d)
+    written.push_back(loops[d] + " + 1");
+  std::vector<std::pair<int, int>> sweeps = {{comp.output, comp.output}};
+  if (comp.timeScratch >= 0)
+    sweeps = {{comp.output, comp.timeScratch}, {comp.timeScratch, comp.output}};
+  os << "  affine.for %time = 0 to " << comp.timeSteps << " {\n";
+  for (auto [from, to] : sweeps) {
+    indent = 4;
+    for (size_t d = 0; d < rank; ++d, indent += 2)
+      os.indent(indent) << "affine.for " << loops[d] << " = 0 to "
+                        << comp.extents[d] << " {\n";
+    std::vector<std::string> operandNames;
+    for (auto [o, operand] : llvm::enumerate(comp.operands)) {
+      operandNames.push_back("%a" + std::to_string(o));
+      os.indent(indent) << operandNames.back() << " = affine.load %t" << from
+                        << "[" << indicesText(operand, "%i")
+                        << "] : " << memrefType(from) << "\n";
+    }
+    std::string value = emitBody(comp, operandNames, indent);
+    os.indent(indent) << "affine.store " << value << ", %t" << to << "["
+                      << llvm::join(written, ", ") << "] : " << memrefType(to)
+                      << "\n";
+    for (size_t d = rank; d > 0; --d)
+      os.indent(2 + 2 * d) << "}\n";
+  }
+  os << "  }\n";
 }
 
 } // namespace

@@ -6,16 +6,19 @@
 // from that tensor, or draws fresh shapes, within the per-computation
 // budgets. A pattern that does not fit (a tensor too small for the window,
 // of the wrong rank, or a product over budget) gives way to another, and an
-// elementwise computation always fits.
+// elementwise computation always fits. The five original patterns are
+// here; the opt-in ones in ChannelConvolution.cpp and TimeStencil.cpp.
 //
 // Randomness comes from splitmix64 with integer-only range mapping, so a
 // seed means the same program with any standard library.
 //
 //===----------------------------------------------------------------------===//
 
-#include "tuner/Generator/Generator.h"
+#include "ProgramBuilder.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -24,6 +27,7 @@
 
 using namespace tuner;
 using namespace tuner::gen;
+using namespace tuner::gen::detail;
 
 llvm::StringRef gen::stringifyFlavour(Flavour flavour) {
   return flavour == Flavour::Linalg ? "linalg" : "affine";
@@ -37,7 +41,94 @@ std::optional<Flavour> gen::parseFlavour(llvm::StringRef name) {
   return std::nullopt;
 }
 
-llvm::Error GeneratorOptions::check() const {
+unsigned gen::defaultPatternWeight(Pattern pattern) {
+  switch (pattern) {
+  case Pattern::Elementwise:
+    return 25;
+  case Pattern::Stencil:
+  case Pattern::Reduction:
+  case Pattern::Contraction:
+    return 20;
+  case Pattern::Convolution:
+  case Pattern::ChannelConvolution:
+  case Pattern::TimeStencil:
+    return 15;
+  }
+  return 0;
+}
+
+PatternWeights gen::defaultPatternWeights() {
+  PatternWeights weights{};
+  for (Pattern pattern :
+       {Pattern::Elementwise, Pattern::Stencil, Pattern::Reduction,
+        Pattern::Contraction, Pattern::Convolution})
+    weights[static_cast<size_t>(pattern)] = defaultPatternWeight(pattern);
+  return weights;
+}
+
+llvm::Expected<PatternWeights> gen::parsePatternWeights(llvm::StringRef text) {
+  auto known = [] {
+    std::vector<std::string> names;
+    for (Pattern pattern : kAllPatterns)
+      names.push_back(stringifyPattern(pattern).str());
+    return llvm::join(names, ", ") + " or all";
+  };
+  PatternWeights weights{};
+  std::array<bool, kNumPatterns> named{};
+  llvm::SmallVector<llvm::StringRef> items;
+  text.split(items, ',');
+  for (llvm::StringRef item : items) {
+    auto [name, weightText] = item.trim().split(':');
+    name = name.trim();
+    if (name.empty())
+      return llvm::createStringError(
+          llvm::formatv("patterns '{0}': an empty item (expected a pattern "
+                        "name, optionally followed by ':weight')",
+                        text));
+    std::optional<unsigned> weight;
+    if (item.contains(':')) {
+      unsigned value = 0;
+      if (weightText.trim().getAsInteger(10, value) || value > 1000)
+        return llvm::createStringError(llvm::formatv(
+            "patterns: the weight of '{0}' must be an integer in [0, 1000] "
+            "(got '{1}')",
+            name, weightText.trim()));
+      weight = value;
+    }
+    std::vector<Pattern> patterns;
+    if (name == "all") {
+      patterns.assign(std::begin(kAllPatterns), std::end(kAllPatterns));
+    } else if (std::optional<Pattern> pattern = parsePattern(name)) {
+      patterns.push_back(*pattern);
+    } else {
+      return llvm::createStringError(llvm::formatv(
+          "patterns: unknown pattern '{0}' (known: {1})", name, known()));
+    }
+    for (Pattern pattern : patterns) {
+      size_t index = static_cast<size_t>(pattern);
+      if (named[index])
+        return llvm::createStringError(llvm::formatv(
+            "patterns: '{0}' is named twice", stringifyPattern(pattern)));
+      named[index] = true;
+      weights[index] = weight ? *weight : defaultPatternWeight(pattern);
+    }
+  }
+  if (llvm::all_of(weights, [](unsigned weight) { return weight == 0; }))
+    return llvm::createStringError(llvm::formatv(
+        "patterns '{0}': every weight is 0, no pattern can be drawn", text));
+  return weights;
+}
+
+std::string gen::stringifyPatternWeights(const PatternWeights &weights) {
+  std::vector<std::string> items;
+  for (Pattern pattern : kAllPatterns)
+    if (unsigned weight = weights[static_cast<size_t>(pattern)])
+      items.push_back(
+          llvm::formatv("{0}:{1}", stringifyPattern(pattern), weight).str());
+  return llvm::join(items, ",");
+}
+
+llvm::Error GeneratorOptions::check(std::optional<Flavour> flavour) const {
   if (maxElements < 64)
     return llvm::createStringError(
         llvm::formatv("the largest tensor must be allowed at least 64 "
@@ -52,14 +143,28 @@ llvm::Error GeneratorOptions::check() const {
     return llvm::createStringError(
         llvm::formatv("computations per program must be in [1, 8] (got {0})",
                       maxComputations));
+  unsigned total = 0, linalgTotal = 0;
+  for (Pattern pattern : kAllPatterns) {
+    unsigned weight = patternWeights[static_cast<size_t>(pattern)];
+    if (weight > 1000)
+      return llvm::createStringError(
+          llvm::formatv("the weight of pattern {0} must be at most 1000 (got "
+                        "{1})",
+                        stringifyPattern(pattern), weight));
+    total += weight;
+    if (linalgCanExpress(pattern))
+      linalgTotal += weight;
+  }
+  if (total == 0)
+    return llvm::createStringError(
+        "every pattern has weight 0: no pattern can be drawn");
+  if (flavour != Flavour::Affine && linalgTotal == 0)
+    return llvm::createStringError(llvm::formatv(
+        "no pattern of positive weight can be drawn in a {0} program ({1} "
+        "is affine only)",
+        flavour ? "linalg" : "linalg or affine",
+        stringifyPatternWeights(patternWeights)));
   return llvm::Error::success();
-}
-
-static uint64_t splitmix64(uint64_t &state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
 }
 
 uint64_t gen::mixSeed(uint64_t seed, uint64_t index) {
@@ -69,66 +174,9 @@ uint64_t gen::mixSeed(uint64_t seed, uint64_t index) {
   return splitmix64(state);
 }
 
-namespace {
-
-/// Deterministic random numbers (splitmix64), integer range mapping only.
-class Random {
-public:
-  explicit Random(uint64_t seed) : state(seed) {}
-
-  uint64_t next() { return splitmix64(state); }
-  /// Uniform in [lo, hi].
-  int64_t uniform(int64_t lo, int64_t hi) {
-    return lo + static_cast<int64_t>(next() % uint64_t(hi - lo + 1));
-  }
-  /// True with probability percent / 100.
-  bool chance(unsigned percent) { return next() % 100 < percent; }
-  /// An index drawn with the given (integer) weights; zero weights are never
-  /// drawn. At least one weight must be positive.
-  size_t weighted(llvm::ArrayRef<unsigned> weights) {
-    unsigned total = std::accumulate(weights.begin(), weights.end(), 0u);
-    uint64_t draw = next() % total;
-    for (auto [i, weight] : llvm::enumerate(weights)) {
-      if (draw < weight)
-        return i;
-      draw -= weight;
-    }
-    return weights.size() - 1;
-  }
-  template <typename T> const T &pick(llvm::ArrayRef<T> items) {
-    return items[next() % items.size()];
-  }
-  /// Roughly log-uniform in [lo, hi] (lo >= 1): a uniform power-of-two
-  /// octave, then a uniform value in it.
-  int64_t logUniform(int64_t lo, int64_t hi) {
-    int lowBit = 63 - __builtin_clzll(uint64_t(lo));
-    int highBit = 63 - __builtin_clzll(uint64_t(hi));
-    int bit = static_cast<int>(uniform(lowBit, highBit));
-    int64_t from = std::max(lo, int64_t(1) << bit);
-    int64_t to = std::min(hi, (int64_t(2) << bit) - 1);
-    return uniform(from, to);
-  }
-  /// An extent in [lo, hi]: a power of two half of the time (when the range
-  /// holds one), else any value, log-uniformly.
-  int64_t extent(int64_t lo, int64_t hi) {
-    if (chance(50)) {
-      std::vector<int64_t> powers;
-      for (int64_t p = 1; p <= hi; p *= 2)
-        if (p >= lo)
-          powers.push_back(p);
-      if (!powers.empty())
-        return pick(llvm::ArrayRef<int64_t>(powers));
-    }
-    return logUniform(lo, hi);
-  }
-  template <typename T> void shuffle(std::vector<T> &items) {
-    for (size_t i = items.size(); i > 1; --i)
-      std::swap(items[i - 1], items[next() % i]);
-  }
-
-private:
-  uint64_t state;
-};
+namespace tuner {
+namespace gen {
+namespace detail {
 
 int64_t product(llvm::ArrayRef<int64_t> values) {
   int64_t result = 1;
@@ -137,8 +185,6 @@ int64_t product(llvm::ArrayRef<int64_t> values) {
   return result;
 }
 
-/// Halves the largest value (rounding up, never below 2) until the product
-/// is at most `limit`. Returns false when that is impossible.
 bool shrinkToFit(std::vector<int64_t> &values, int64_t limit) {
   while (product(values) > limit) {
     auto largest = std::max_element(values.begin(), values.end());
@@ -149,61 +195,6 @@ bool shrinkToFit(std::vector<int64_t> &values, int64_t limit) {
   return true;
 }
 
-class ProgramBuilder {
-public:
-  ProgramBuilder(uint64_t seed, const GeneratorOptions &options)
-      : rng(seed), options(options) {}
-
-  ProgramSpec build();
-
-private:
-  Random rng;
-  const GeneratorOptions &options;
-  ProgramSpec spec;
-  /// Budgets of one computation: its domain points and any tensor it reads
-  /// or writes.
-  int64_t workLimit = 0, tensorLimit = 0;
-  /// The computation being built.
-  ComputationSpec comp;
-
-  // Tensors and index expressions.
-  int addInput(std::vector<int64_t> shape);
-  IndexExpr loopIndex(unsigned loop, int64_t offset = 0) const;
-  Operand readLoops(int tensor, llvm::ArrayRef<unsigned> loops) const;
-  void addOperand(Operand operand);
-  /// A shape of `rank` extents >= 2, with between about limit / 8 and
-  /// `limit` elements; std::nullopt when even the smallest is too big.
-  std::optional<std::vector<int64_t>> randomShape(unsigned rank, int64_t limit);
-  /// A tensor of the program with the given shape that the computation
-  /// does not read yet, or -1.
-  int existingWithShape(llvm::ArrayRef<int64_t> shape);
-
-  // Bodies.
-  int addNode(ExprNode node);
-  int addConstant();
-  int addBinary(BinaryOp op, int lhs, int rhs);
-  /// node * c or node + c for a random constant c.
-  int scaleByConstant(int node);
-  BinaryOp randomOp();
-  /// Combines nodes `leaves` into one value with random ops and constants.
-  void randomBody(std::vector<int> leaves);
-  /// Operand nodes for operands [0, count).
-  std::vector<int> operandNodes(unsigned count);
-
-  // Patterns: each fills `comp` (but its output) and returns false, leaving
-  // the program unchanged, when it does not fit. `source` is a tensor to
-  // read or -1 for fresh inputs.
-  bool elementwise(int source);
-  bool stencil(int source);
-  bool reduction(int source);
-  bool contraction(int source);
-  bool convolution(int source);
-  bool tryPattern(Pattern pattern, int source);
-
-  void startComputation(Pattern pattern);
-  void finishComputation();
-  void chooseAffineSchedule();
-};
 
 int ProgramBuilder::addInput(std::vector<int64_t> shape) {
   TensorSpec tensor;
@@ -256,6 +247,7 @@ int ProgramBuilder::existingWithShape(llvm::ArrayRef<int64_t> shape) {
   std::vector<int> matches;
   for (auto [t, tensor] : llvm::enumerate(spec.tensors))
     if (llvm::ArrayRef<int64_t>(tensor.shape) == shape &&
+        tensor.role != TensorSpec::Role::Scratch &&
         llvm::none_of(comp.operands, [&, t = t](const Operand &operand) {
           return operand.tensor == static_cast<int>(t);
         }))
@@ -659,7 +651,8 @@ bool ProgramBuilder::contraction(int source) {
         // Multiply by a tensor computed before when one fits.
         std::vector<int> partners;
         for (auto [t, tensor] : llvm::enumerate(spec.tensors)) {
-          if (tensor.shape.size() != 2 || tensor.shape[0] != k)
+          if (tensor.shape.size() != 2 || tensor.shape[0] != k ||
+              tensor.role == TensorSpec::Role::Scratch)
             continue;
           n = tensor.shape[1];
           if (fits())
@@ -848,6 +841,12 @@ bool ProgramBuilder::tryPattern(Pattern pattern, int source) {
   case Pattern::Convolution:
     built = convolution(source);
     break;
+  case Pattern::ChannelConvolution:
+    built = channelConvolution(source);
+    break;
+  case Pattern::TimeStencil:
+    built = timeStencil(source);
+    break;
   }
   if (!built)
     spec.tensors.resize(numTensors); // Drop the inputs it added.
@@ -858,6 +857,8 @@ void ProgramBuilder::chooseAffineSchedule() {
   size_t numLoops = comp.extents.size();
   comp.affineOrder.resize(numLoops);
   std::iota(comp.affineOrder.begin(), comp.affineOrder.end(), 0u);
+  if (comp.timeSteps > 0)
+    return; // The sweeps keep their order, as the kernels of the kind do.
   if (comp.combiner != Combiner::None && rng.chance(40)) {
     comp.affineInitInNest = true;
     return;
@@ -869,15 +870,32 @@ void ProgramBuilder::chooseAffineSchedule() {
 void ProgramBuilder::finishComputation() {
   chooseAffineSchedule();
   TensorSpec output;
-  output.shape.assign(comp.extents.begin(),
-                      comp.extents.begin() + comp.numParallel);
+  if (comp.timeSteps > 0)
+    output.shape = spec.tensors[comp.timeInitial].shape;
+  else
+    output.shape.assign(comp.extents.begin(),
+                        comp.extents.begin() + comp.numParallel);
   output.role = TensorSpec::Role::Output;
   output.producer = static_cast<int>(spec.computations.size());
+  // A time stencil's operands read its output, whose index it knew.
+  assert(comp.timeSteps == 0 ||
+         comp.output == static_cast<int>(spec.tensors.size()));
   comp.output = static_cast<int>(spec.tensors.size());
-  spec.tensors.push_back(std::move(output));
+  spec.tensors.push_back(output);
+  if (comp.timeScratch >= 0) {
+    assert(comp.timeScratch == static_cast<int>(spec.tensors.size()));
+    output.role = TensorSpec::Role::Scratch;
+    spec.tensors.push_back(std::move(output));
+  }
+  std::vector<int> read;
   for (const Operand &operand : comp.operands)
-    if (spec.tensors[operand.tensor].role == TensorSpec::Role::Output)
-      spec.tensors[operand.tensor].role = TensorSpec::Role::Intermediate;
+    read.push_back(operand.tensor);
+  if (comp.timeInitial >= 0)
+    read.push_back(comp.timeInitial);
+  for (int tensor : read)
+    if (tensor != comp.output &&
+        spec.tensors[tensor].role == TensorSpec::Role::Output)
+      spec.tensors[tensor].role = TensorSpec::Role::Intermediate;
   spec.computations.push_back(std::move(comp));
 }
 
@@ -886,6 +904,10 @@ ProgramSpec ProgramBuilder::build() {
   unsigned count = rng.uniform(1, options.maxComputations);
   workLimit = options.maxWork / count;
   tensorLimit = std::min(options.maxElements, workLimit);
+  PatternWeights weights = options.patternWeights;
+  for (Pattern pattern : kAllPatterns)
+    if (flavour != Flavour::Affine && !linalgCanExpress(pattern))
+      weights[static_cast<size_t>(pattern)] = 0;
   for (unsigned c = 0; c < count; ++c) {
     // The main input: most often a tensor computed before, the latest
     // most likely.
@@ -897,7 +919,9 @@ ProgramSpec ProgramBuilder::build() {
     }
     // The pattern on the source, else on fresh inputs, else an elementwise
     // computation (which always fits).
-    Pattern pattern = kAllPatterns[rng.weighted({25, 20, 20, 20, 15})];
+    // (With the default weights, those of the opt-in patterns are 0 and
+    // the draw is the one of the programs generated before they existed.)
+    Pattern pattern = kAllPatterns[rng.weighted(weights)];
     if (!tryPattern(pattern, source) && !tryPattern(pattern, -1))
       tryPattern(Pattern::Elementwise, source);
     finishComputation();
@@ -905,11 +929,14 @@ ProgramSpec ProgramBuilder::build() {
   return std::move(spec);
 }
 
-} // namespace
+} // namespace detail
+} // namespace gen
+} // namespace tuner
 
 ProgramSpec gen::generateProgramSpec(uint64_t seed,
-                                     const GeneratorOptions &options) {
-  return ProgramBuilder(seed, options).build();
+                                     const GeneratorOptions &options,
+                                     std::optional<Flavour> flavour) {
+  return ProgramBuilder(seed, options, flavour).build();
 }
 
 std::string GeneratedProgram::describe() const {
@@ -920,10 +947,10 @@ std::string GeneratedProgram::describe() const {
 llvm::Expected<GeneratedProgram>
 gen::generateProgram(uint64_t seed, Flavour flavour,
                      const GeneratorOptions &options) {
-  if (llvm::Error error = options.check())
+  if (llvm::Error error = options.check(flavour))
     return std::move(error);
   GeneratedProgram program;
-  program.spec = generateProgramSpec(seed, options);
+  program.spec = generateProgramSpec(seed, options, flavour);
   program.flavour = flavour;
   program.seed = seed;
   std::string problem = program.spec.verify();
@@ -933,6 +960,9 @@ gen::generateProgram(uint64_t seed, Flavour flavour,
   if (problem.empty() && program.spec.work() > options.maxWork)
     problem = llvm::formatv("{0} loop iterations, over the limit of {1}",
                             program.spec.work(), options.maxWork);
+  if (problem.empty() && flavour == Flavour::Linalg &&
+      program.spec.needsAffine())
+    problem = "a time stencil in a linalg program";
   if (!problem.empty())
     return llvm::createStringError(
         llvm::formatv("generator bug: the program of seed {0} is invalid: {1}",

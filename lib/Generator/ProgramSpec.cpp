@@ -3,6 +3,7 @@
 #include "tuner/Support/Format.h"
 #include "tuner/Generator/ProgramSpec.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -39,8 +40,23 @@ llvm::StringRef gen::stringifyPattern(Pattern pattern) {
     return "contraction";
   case Pattern::Convolution:
     return "convolution";
+  case Pattern::ChannelConvolution:
+    return "channel-convolution";
+  case Pattern::TimeStencil:
+    return "time-stencil";
   }
   return "elementwise";
+}
+
+std::optional<Pattern> gen::parsePattern(llvm::StringRef name) {
+  for (Pattern pattern : kAllPatterns)
+    if (name == stringifyPattern(pattern))
+      return pattern;
+  return std::nullopt;
+}
+
+bool gen::linalgCanExpress(Pattern pattern) {
+  return pattern != Pattern::TimeStencil;
 }
 
 llvm::StringRef gen::stringifyNamedOp(NamedOp op) {
@@ -67,6 +83,10 @@ llvm::StringRef gen::stringifyNamedOp(NamedOp op) {
     return "linalg.conv_1d";
   case NamedOp::Conv2D:
     return "linalg.conv_2d";
+  case NamedOp::Conv2DNchwFchw:
+    return "linalg.conv_2d_nchw_fchw";
+  case NamedOp::Conv2DNhwcHwcf:
+    return "linalg.conv_2d_nhwc_hwcf";
   }
   return "linalg.generic";
 }
@@ -96,7 +116,14 @@ int64_t ComputationSpec::points() const {
   int64_t count = 1;
   for (int64_t extent : extents)
     count *= extent;
-  return count;
+  if (timeSteps == 0)
+    return count;
+  // The copies (into the grid, and the scratch grid) and the sweeps.
+  int64_t grid = 1;
+  for (int64_t extent : extents)
+    grid *= extent + 2;
+  int64_t grids = timeScratch >= 0 ? 2 : 1;
+  return grids * (grid + timeSteps * count);
 }
 
 int64_t ProgramSpec::work() const {
@@ -122,6 +149,12 @@ unsigned ProgramSpec::numInputs() const {
 unsigned ProgramSpec::numOutputs() const {
   return llvm::count_if(tensors, [](const TensorSpec &tensor) {
     return tensor.role == TensorSpec::Role::Output;
+  });
+}
+
+bool ProgramSpec::needsAffine() const {
+  return llvm::any_of(computations, [](const ComputationSpec &comp) {
+    return !linalgCanExpress(comp.pattern);
   });
 }
 
@@ -152,22 +185,37 @@ public:
         return llvm::formatv("tensor {0}: an input must have no producer "
                              "and every other tensor one",
                              t);
-      if (!input &&
-          (tensor.producer < 0 ||
-           tensor.producer >= static_cast<int>(spec.computations.size()) ||
-           spec.computations[tensor.producer].output != static_cast<int>(t)))
-        return llvm::formatv("tensor {0} is not the output of its producer "
-                             "{1}",
-                             t, tensor.producer);
+      if (input)
+        continue;
+      if (tensor.producer < 0 ||
+          tensor.producer >= static_cast<int>(spec.computations.size()))
+        return llvm::formatv("tensor {0} has an unknown producer {1}", t,
+                             tensor.producer);
+      const ComputationSpec &producer = spec.computations[tensor.producer];
+      bool scratch = tensor.role == TensorSpec::Role::Scratch;
+      if ((scratch ? producer.timeScratch : producer.output) !=
+          static_cast<int>(t))
+        return llvm::formatv("tensor {0} is not the {1} of its producer {2}", t,
+                             scratch ? "scratch grid" : "output",
+                             tensor.producer);
     }
     std::vector<bool> readAfter(spec.tensors.size(), false);
     for (auto [c, comp] : llvm::enumerate(spec.computations)) {
-      std::string problem = verifyComputation(c, comp);
+      std::string problem = comp.timeSteps > 0 || comp.timeInitial >= 0 ||
+                                    comp.timeScratch >= 0 ||
+                                    comp.pattern == Pattern::TimeStencil
+                                ? verifyTimeStencil(c, comp)
+                                : verifyComputation(c, comp);
       if (!problem.empty())
         return llvm::formatv("computation {0} ({1}): {2}", c,
                              stringifyPattern(comp.pattern), problem);
+      // A time stencil reads its own output (before it is complete, which
+      // makes it no intermediate) and its initial grid.
       for (const Operand &operand : comp.operands)
-        readAfter[operand.tensor] = true;
+        if (operand.tensor != comp.output)
+          readAfter[operand.tensor] = true;
+      if (comp.timeInitial >= 0)
+        readAfter[comp.timeInitial] = true;
     }
     bool anyOutput = false;
     for (auto [t, tensor] : llvm::enumerate(spec.tensors)) {
@@ -228,6 +276,10 @@ private:
         return llvm::formatv("operand {0} reads tensor {1} before it is "
                              "computed",
                              o, operand.tensor);
+      if (tensor.role == TensorSpec::Role::Scratch)
+        return llvm::formatv("operand {0} reads tensor {1}, the scratch "
+                             "grid of computation {2}",
+                             o, operand.tensor, tensor.producer);
       if (operand.indices.size() != tensor.shape.size())
         return llvm::formatv("operand {0} has {1} indices for tensor {2} of "
                              "rank {3}",
@@ -342,6 +394,22 @@ private:
     return true;
   }
 
+  /// Whether `operand` reads, in dimension d, the sum of loops sums[d]
+  /// (each with coefficient 1, no offset).
+  static bool readsSums(const Operand &operand,
+                        llvm::ArrayRef<std::vector<unsigned>> sums) {
+    if (operand.indices.size() != sums.size())
+      return false;
+    for (auto [index, loops] : llvm::zip(operand.indices, sums)) {
+      if (index.offset != 0)
+        return false;
+      for (auto [l, coefficient] : llvm::enumerate(index.coefficients))
+        if (coefficient != (llvm::is_contained(loops, l) ? 1 : 0))
+          return false;
+    }
+    return true;
+  }
+
   /// Whether the body is exactly `operand 0 <op> operand 1`.
   static bool isBinaryOfOperands(const ComputationSpec &comp, BinaryOp op) {
     const std::vector<ExprNode> &body = comp.body;
@@ -390,6 +458,8 @@ private:
     case NamedOp::BatchMatmul:
     case NamedOp::Conv1D:
     case NamedOp::Conv2D:
+    case NamedOp::Conv2DNchwFchw:
+    case NamedOp::Conv2DNhwcHwcf:
       break;
     }
     if (comp.combiner != Combiner::Add ||
@@ -417,10 +487,123 @@ private:
       fits = numLoops == 4 && comp.numParallel == 2 &&
              readsWindows(lhs, {0, 1}, {2, 3}) && readsLoops(rhs, {2, 3});
       break;
+    case NamedOp::Conv2DNchwFchw:
+      // (n, f, oh, ow, c, kh, kw): in[n, c, oh + kh, ow + kw] w[f, c, kh, kw]
+      fits = numLoops == 7 && comp.numParallel == 4 &&
+             readsSums(lhs, {{0}, {4}, {2, 5}, {3, 6}}) &&
+             readsLoops(rhs, {1, 4, 5, 6});
+      break;
+    case NamedOp::Conv2DNhwcHwcf:
+      // (n, oh, ow, f, kh, kw, c): in[n, oh + kh, ow + kw, c] w[kh, kw, c, f]
+      fits = numLoops == 7 && comp.numParallel == 4 &&
+             readsSums(lhs, {{0}, {1, 4}, {2, 5}, {6}}) &&
+             readsLoops(rhs, {4, 5, 6, 3});
+      break;
     default:
       break;
     }
     return fits ? "" : fail("its operands' indices differ from the op's");
+  }
+
+  /// A time stencil: its grid, copies, interior loops and reads (see
+  /// ComputationSpec).
+  std::string verifyTimeStencil(size_t c, const ComputationSpec &comp) {
+    int numTensors = static_cast<int>(spec.tensors.size());
+    if (comp.pattern != Pattern::TimeStencil || comp.timeSteps < 1)
+      return "time steps, an initial grid and a scratch grid are for time "
+             "stencils, which have at least one time step";
+    if (comp.output < 0 || comp.output >= numTensors)
+      return llvm::formatv("unknown output tensor {0}", comp.output);
+    const TensorSpec &grid = spec.tensors[comp.output];
+    if (grid.producer != static_cast<int>(c) ||
+        grid.role == TensorSpec::Role::Scratch)
+      return llvm::formatv("writes tensor {0}, produced by computation {1}",
+                           comp.output, grid.producer);
+    if (comp.combiner != Combiner::None || comp.namedOp != NamedOp::None)
+      return "a time stencil has neither a combiner nor a named op";
+    size_t rank = grid.shape.size();
+    if (comp.extents.size() != rank || comp.numParallel != rank)
+      return llvm::formatv("{0} loops ({1} parallel) for a grid of rank {2}",
+                           comp.extents.size(), comp.numParallel, rank);
+    for (auto [d, extent] : llvm::enumerate(comp.extents))
+      if (extent < 1 || extent != grid.shape[d] - 2)
+        return llvm::formatv("loop {0} has extent {1}, but the interior of "
+                             "grid dimension {0} (of size {2}) has {3} points",
+                             d, extent, grid.shape[d], grid.shape[d] - 2);
+
+    auto sameGrid = [&](int t, llvm::StringRef what) -> std::string {
+      if (t < 0 || t >= numTensors || t == comp.output)
+        return llvm::formatv("the {0} is tensor {1}, not another tensor of "
+                             "the program",
+                             what, t);
+      if (spec.tensors[t].shape != grid.shape)
+        return llvm::formatv("the {0}, tensor {1}, is not of the grid's "
+                             "shape",
+                             what, t);
+      return "";
+    };
+    std::string problem = sameGrid(comp.timeInitial, "initial grid");
+    if (!problem.empty())
+      return problem;
+    const TensorSpec &initial = spec.tensors[comp.timeInitial];
+    if (initial.role == TensorSpec::Role::Scratch)
+      return llvm::formatv("the initial grid is tensor {0}, the scratch grid "
+                           "of computation {1}",
+                           comp.timeInitial, initial.producer);
+    if (initial.role != TensorSpec::Role::Input &&
+        initial.producer >= static_cast<int>(c))
+      return llvm::formatv("the initial grid, tensor {0}, is read before it "
+                           "is computed",
+                           comp.timeInitial);
+    if (comp.timeScratch >= 0) {
+      problem = sameGrid(comp.timeScratch, "scratch grid");
+      if (!problem.empty())
+        return problem;
+      const TensorSpec &scratch = spec.tensors[comp.timeScratch];
+      if (scratch.role != TensorSpec::Role::Scratch ||
+          scratch.producer != static_cast<int>(c))
+        return llvm::formatv("the scratch grid, tensor {0}, must be a "
+                             "scratch tensor of this computation",
+                             comp.timeScratch);
+    }
+
+    if (comp.operands.size() < 2)
+      return "a time stencil reads at least two points of its grid";
+    bool center = false;
+    for (auto [o, operand] : llvm::enumerate(comp.operands)) {
+      if (operand.tensor != comp.output)
+        return llvm::formatv("operand {0} reads tensor {1}, not the grid "
+                             "(tensor {2})",
+                             o, operand.tensor, comp.output);
+      if (operand.indices.size() != rank)
+        return llvm::formatv("operand {0} has {1} indices for a grid of "
+                             "rank {2}",
+                             o, operand.indices.size(), rank);
+      bool isCenter = true;
+      for (auto [d, index] : llvm::enumerate(operand.indices)) {
+        if (index.offset < 0 || index.offset > 2 ||
+            index.coefficients.size() != rank)
+          return llvm::formatv("operand {0}, index {1}: not a loop plus an "
+                               "offset in [0, 2]",
+                               o, d);
+        for (auto [l, coefficient] : llvm::enumerate(index.coefficients))
+          if (coefficient != (l == d ? 1 : 0))
+            return llvm::formatv("operand {0}, index {1}: not loop {1} plus "
+                                 "an offset",
+                                 o, d);
+        isCenter = isCenter && index.offset == 1;
+      }
+      center = center || isCenter;
+    }
+    if (!center)
+      return "no operand reads the point a sweep writes";
+    problem = verifyBody(comp);
+    if (!problem.empty())
+      return problem;
+    for (auto [position, loop] : llvm::enumerate(comp.affineOrder))
+      if (loop != position)
+        return "a time stencil keeps its loops in order";
+    return verifyAffineOrder(comp);
   }
 
   std::string verifyAffineOrder(const ComputationSpec &comp) {

@@ -4,6 +4,7 @@
 //             [--shard K/N] [--flavour linalg|affine|both] [--repetitions R]
 //             [--min-time S] [--jobs J] [--timeout T] [--max-baseline S]
 //             [--max-elements E] [--max-work W] [--max-computations C]
+//             [--patterns P,...]
 //   tuner-gen --print-only --programs N --seed S [...]  the programs' MLIR
 //   tuner-gen --summarize -o DIR                       what DIR holds
 //
@@ -114,6 +115,16 @@ static cl::opt<int64_t>
 static cl::opt<unsigned> maxComputations(
     "max-computations", cl::desc("Computations per program (1 to 8)"),
     cl::init(gen::GeneratorOptions().maxComputations), cl::cat(category));
+static cl::opt<std::string> patterns(
+    "patterns",
+    cl::desc("The patterns programs are made of, comma-separated, each "
+             "optionally with a weight (name:weight): elementwise, stencil, "
+             "reduction, contraction, convolution, channel-convolution, "
+             "time-stencil (affine programs only), or all. The default is "
+             "the set of the first datasets, whose seeds keep generating the "
+             "same programs"),
+    cl::init("elementwise,stencil,reduction,contraction,convolution"),
+    cl::cat(category));
 static cl::opt<double>
     maxBaseline("max-baseline",
                 cl::desc("Skip programs whose untransformed run takes longer "
@@ -526,10 +537,16 @@ llvm::Error Generation::runProgram(unsigned index, DatasetWriter &writer,
     record.mlir = program->mlir;
     record.generator = llvm::formatv(
         "{0} (tuner-gen --seed {1}, program {2}, --max-elements {3} "
-        "--max-work {4} --max-computations {5})",
+        "--max-work {4} --max-computations {5}{6})",
         program->describe(), seed.getValue(), index,
         generatorOptions.maxElements, generatorOptions.maxWork,
-        generatorOptions.maxComputations);
+        generatorOptions.maxComputations,
+        // Only when not the default, so that records of the default set
+        // read as they did before patterns could be chosen.
+        generatorOptions.patternWeights == gen::defaultPatternWeights()
+            ? std::string()
+            : " --patterns " + gen::stringifyPatternWeights(
+                                   generatorOptions.patternWeights));
     record.baselineSeconds = baseline;
     record.baselineForeignLoad = (*measurer)->baseline().foreignLoad;
     record.target = fingerprint;
@@ -687,8 +704,20 @@ int main(int argc, char **argv) {
   generatorOptions.maxElements = maxElements;
   generatorOptions.maxWork = maxWork ? int64_t(maxWork) : 16 * maxElements;
   generatorOptions.maxComputations = maxComputations;
-  if (llvm::Error error = generatorOptions.check())
-    return fail(llvm::toString(std::move(error)));
+  llvm::Expected<gen::PatternWeights> weights =
+      gen::parsePatternWeights(patterns);
+  if (!weights)
+    return fail("--" + llvm::toString(weights.takeError()));
+  generatorOptions.patternWeights = *weights;
+  for (gen::Flavour used : {gen::Flavour::Linalg, gen::Flavour::Affine}) {
+    if (flavour && *flavour != used)
+      continue;
+    if (llvm::Error error = generatorOptions.check(used))
+      return fail(llvm::toString(std::move(error)) +
+                  (used == gen::Flavour::Linalg && !flavour
+                       ? " (--flavour both makes linalg programs too)"
+                       : ""));
+  }
 
   MLIRContext context;
   if (printOnly) {

@@ -4,7 +4,10 @@
 // computations of three patterns (assignments, stencils, reductions) and
 // their combinations (contractions, convolutions), chained producer to
 // consumer, with random extents (powers of two and not) and element types
-// (f32 mostly, f64, i32), emitted as MLIR in two flavours:
+// (f32 mostly, f64, i32), emitted as MLIR in two flavours. Two more
+// patterns are opt-in (GeneratorOptions::patternWeights): convolutions
+// with batch and channels (linalg.conv_2d_nchw_fchw / _nhwc_hwcf) and
+// stencils under a time loop, updated in place (affine flavour only).
 //
 //   auto program = gen::generateProgram(seed, gen::Flavour::Linalg, {});
 //   auto module = gen::parseProgram(context, program->mlir);
@@ -27,7 +30,9 @@
 
 #include "llvm/Support/Error.h"
 
+#include <array>
 #include <optional>
+#include <string>
 
 namespace tuner {
 namespace gen {
@@ -43,6 +48,32 @@ enum class Flavour {
 llvm::StringRef stringifyFlavour(Flavour flavour);
 std::optional<Flavour> parseFlavour(llvm::StringRef name);
 
+/// A weight per pattern, indexed by Pattern: the odds of drawing it for a
+/// computation (0: never).
+using PatternWeights = std::array<unsigned, kNumPatterns>;
+
+/// The weight a pattern gets when it is named without one: 25, 20, 20, 20
+/// and 15 for elementwise, stencil, reduction, contraction and convolution
+/// (the weights of the first datasets), 15 for channel-convolution and
+/// time-stencil.
+unsigned defaultPatternWeight(Pattern pattern);
+
+/// The weights of the first datasets: the five original patterns at their
+/// default weights, the opt-in ones at 0. A seed generates, with them, the
+/// program it generated before the opt-in patterns existed.
+PatternWeights defaultPatternWeights();
+
+/// Parses a comma-separated list of `name` or `name:weight` items
+/// (`all` names every pattern); a pattern named without a weight gets its
+/// default weight, a pattern not named gets 0. E.g. "all",
+/// "elementwise,stencil,reduction,contraction,convolution" (the default)
+/// or "contraction:10,channel-convolution:30". Errors say which item is
+/// wrong and why.
+llvm::Expected<PatternWeights> parsePatternWeights(llvm::StringRef text);
+
+/// "elementwise:25,stencil:20,...": the patterns of positive weight.
+std::string stringifyPatternWeights(const PatternWeights &weights);
+
 struct GeneratorOptions {
   /// Elements of the largest tensor (at least 64).
   int64_t maxElements = int64_t(1) << 23;
@@ -51,19 +82,29 @@ struct GeneratorOptions {
   int64_t maxWork = int64_t(1) << 27;
   /// Computations per program: uniform in [1, maxComputations] (at most 8).
   unsigned maxComputations = 4;
+  /// The odds of each pattern. A pattern that does not fit where it is
+  /// drawn (a tensor of the wrong rank, shapes over budget) gives way to an
+  /// elementwise computation, whatever its weight. In a linalg program
+  /// TimeStencil is never drawn.
+  PatternWeights patternWeights = defaultPatternWeights();
 
-  /// Says which option is out of range, and why.
-  llvm::Error check() const;
+  /// Says which option is out of range, and why. With a flavour, also
+  /// checks that some pattern of positive weight can be drawn in it.
+  llvm::Error check(std::optional<Flavour> flavour = std::nullopt) const;
 };
 
 /// A seed for item `index` of a run seeded with `seed` (a bijective mix, so
 /// that nearby indices give unrelated seeds).
 uint64_t mixSeed(uint64_t seed, uint64_t index);
 
-/// The random program of `seed` (options must pass check()). Deterministic:
-/// the same seed and options give the same program on every machine. The
-/// result satisfies ProgramSpec::verify() and the options' limits.
-ProgramSpec generateProgramSpec(uint64_t seed, const GeneratorOptions &options);
+/// The random program of `seed` for `flavour` (options must pass
+/// check(flavour)); without a flavour, one both flavours can express (no
+/// time stencils). Deterministic: the same seed and options give the same
+/// program on every machine; with the default pattern weights, the same
+/// program for both flavours. The result satisfies ProgramSpec::verify()
+/// and the options' limits.
+ProgramSpec generateProgramSpec(uint64_t seed, const GeneratorOptions &options,
+                                std::optional<Flavour> flavour = std::nullopt);
 
 /// A generated program in MLIR.
 struct GeneratedProgram {
@@ -83,7 +124,8 @@ llvm::Expected<GeneratedProgram>
 generateProgram(uint64_t seed, Flavour flavour,
                 const GeneratorOptions &options = {});
 
-/// The MLIR text of `spec` in `flavour` (spec must verify).
+/// The MLIR text of `spec` in `flavour` (spec must verify, and not need the
+/// affine flavour when `flavour` is linalg).
 std::string emitProgram(const ProgramSpec &spec, Flavour flavour);
 
 /// Parses a generated module in `context` (loading the dialects generated

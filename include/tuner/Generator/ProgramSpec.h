@@ -15,6 +15,8 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <iterator>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,12 +38,24 @@ enum class Pattern {
   Contraction, ///< matmul, matvec, batched matmul (reduction of products).
   Convolution, ///< out[i] = combine over k of f(in[s*i + k], w[k]): a
                ///< stencil that is a reduction.
+  ChannelConvolution, ///< A batched 2-D convolution with channels and
+                      ///< filters (NCHW/FCHW or NHWC/HWCF named ops).
+  TimeStencil, ///< A stencil applied in place T times (a time loop around
+               ///< the sweeps); affine flavour only.
 };
-constexpr Pattern kAllPatterns[] = {Pattern::Elementwise, Pattern::Stencil,
-                                    Pattern::Reduction, Pattern::Contraction,
-                                    Pattern::Convolution};
-/// "elementwise", "stencil", "reduction", "contraction", "convolution".
+constexpr Pattern kAllPatterns[] = {
+    Pattern::Elementwise, Pattern::Stencil,     Pattern::Reduction,
+    Pattern::Contraction, Pattern::Convolution, Pattern::ChannelConvolution,
+    Pattern::TimeStencil};
+constexpr size_t kNumPatterns = std::size(kAllPatterns);
+/// "elementwise", "stencil", "reduction", "contraction", "convolution",
+/// "channel-convolution", "time-stencil".
 llvm::StringRef stringifyPattern(Pattern pattern);
+/// The pattern stringifyPattern names `name`, if any.
+std::optional<Pattern> parsePattern(llvm::StringRef name);
+/// Whether the linalg flavour can express the pattern (all but
+/// TimeStencil: linalg on tensors has no in-place updates).
+bool linalgCanExpress(Pattern pattern);
 
 enum class BinaryOp { Add, Sub, Mul, Max, Min };
 /// How a reduction accumulates: out = combine(out, value), out starting at
@@ -62,15 +76,20 @@ enum class NamedOp {
   Matvec,
   BatchMatmul,
   Conv1D,
-  Conv2D
+  Conv2D,
+  Conv2DNchwFchw, ///< Loops (n, f, oh, ow, c, kh, kw).
+  Conv2DNhwcHwcf, ///< Loops (n, oh, ow, f, kh, kw, c).
 };
-/// "linalg.add", ..., "linalg.conv_2d"; "linalg.generic" for None.
+/// "linalg.add", ..., "linalg.conv_2d", "linalg.conv_2d_nchw_fchw",
+/// "linalg.conv_2d_nhwc_hwcf"; "linalg.generic" for None.
 llvm::StringRef stringifyNamedOp(NamedOp op);
 
 /// A tensor of the program: a function argument (input), a function result
-/// (output: computed and not read afterwards), or an intermediate.
+/// (output: computed and not read afterwards), an intermediate, or the
+/// second grid of a Jacobi-style time stencil (scratch: written and read by
+/// its computation only; affine flavour only).
 struct TensorSpec {
-  enum class Role { Input, Intermediate, Output };
+  enum class Role { Input, Intermediate, Output, Scratch };
   std::vector<int64_t> shape;
   Role role = Role::Input;
   /// The computation that writes it; -1 for inputs.
@@ -110,6 +129,21 @@ struct ExprNode {
 /// One assignment. Loops 0..numParallel-1 index the output (output dim d is
 /// loop d, with extents[d] == output shape[d]); the remaining loops are
 /// reduction loops (only with a combiner).
+///
+/// A time stencil (timeSteps > 0, Pattern::TimeStencil) is different: its
+/// output (the grid) starts as a copy of tensor timeInitial (and so does
+/// timeScratch, when there is one), then timeSteps sweeps update the
+/// grid's interior in place. Its loops are the interior (extents[d] ==
+/// shape[d] - 2, all of them numParallel, no combiner); its operands read
+/// the grid itself at loop d + offset, offsets in [0, 2] (the point
+/// (1, ..., 1) among them), and each sweep stores the body's value at
+/// loop d + 1:
+///
+///   Gauss-Seidel (timeScratch == -1):
+///     for t < timeSteps: for p: grid[p + 1] = body(grid[p + offsets])
+///   Jacobi (two grids):
+///     for t < timeSteps: { for p: scratch[p + 1] = body(grid[p + offsets])
+///                          for p: grid[p + 1] = body(scratch[p + offsets]) }
 struct ComputationSpec {
   Pattern pattern = Pattern::Elementwise;
   int output = 0;
@@ -126,8 +160,15 @@ struct ComputationSpec {
   /// nest, between the parallel loops (outermost, in order) and the
   /// reduction loops, instead of in a nest of its own.
   bool affineInitInNest = false;
+  /// Time stencils: the number of time steps (0 for every other pattern),
+  /// the tensor the grid starts as (same shape), and the Jacobi grid (a
+  /// Scratch tensor of the same shape written by this computation) or -1.
+  int64_t timeSteps = 0;
+  int timeInitial = -1;
+  int timeScratch = -1;
 
-  /// Points of the loop domain.
+  /// Loop iterations: the points of the loop domain; for a time stencil,
+  /// those of its copies plus timeSteps times those of its sweeps.
   int64_t points() const;
 };
 
@@ -147,6 +188,9 @@ struct ProgramSpec {
   /// Number of inputs and of outputs.
   unsigned numInputs() const;
   unsigned numOutputs() const;
+  /// Whether only the affine flavour can express the program (it has a
+  /// time stencil).
+  bool needsAffine() const;
 
   /// Checks that the program means something in both flavours: every read in
   /// bounds (an index that is one loop spans its tensor dimension exactly, as
@@ -154,8 +198,9 @@ struct ProgramSpec {
   /// one computation, before any read of it, covering it, outputs never read
   /// afterwards and intermediates read, bodies well formed and using every
   /// operand, combiners exactly on computations with reduction loops, named
-  /// ops matching their computation, affine orders permutations. Returns the
-  /// first problem found, or "".
+  /// ops matching their computation, affine orders permutations, time
+  /// stencils reading their grid within it and scratch grids read by their
+  /// computation only. Returns the first problem found, or "".
   std::string verify() const;
 
   /// One line, e.g. "3 computations (stencil, reduction, elementwise), f32,

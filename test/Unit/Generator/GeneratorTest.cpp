@@ -97,8 +97,10 @@ TEST(GeneratorTest, EveryPatternAppears) {
         nonPowerOfTwo += (extent & (extent - 1)) != 0;
     }
   }
+  // The patterns of the default set (the opt-in ones: PatternsTest.cpp).
   for (Pattern pattern : kAllPatterns)
-    EXPECT_GT(patterns[pattern], 10u) << stringifyPattern(pattern).str();
+    if (defaultPatternWeights()[static_cast<size_t>(pattern)] > 0)
+      EXPECT_GT(patterns[pattern], 10u) << stringifyPattern(pattern).str();
   for (ScalarType type : {ScalarType::F32, ScalarType::F64, ScalarType::I32})
     EXPECT_GT(types[type], 5u) << stringifyScalarType(type).str();
   EXPECT_GT(types[ScalarType::F32], types[ScalarType::F64]);
@@ -125,9 +127,15 @@ protected:
 
 TEST_F(GeneratedModulesTest, ManySeedsVerifyAndAnalyze) {
   Target target = Target::host();
-  for (uint64_t seed = 0; seed < kSeeds; ++seed) {
+  // The default set, and every pattern (time stencils in affine programs).
+  GeneratorOptions all;
+  llvm::Expected<PatternWeights> weights = parsePatternWeights("all");
+  ASSERT_TRUE(bool(weights)) << llvm::toString(weights.takeError());
+  all.patternWeights = *weights;
+  for (uint64_t seed = 0; seed < 2 * kSeeds; ++seed) {
+    const GeneratorOptions &options = seed < kSeeds ? GeneratorOptions() : all;
     for (Flavour flavour : {Flavour::Linalg, Flavour::Affine}) {
-      GeneratedProgram program = generate(seed, flavour);
+      GeneratedProgram program = generate(seed, flavour, options);
       SCOPED_TRACE(program.describe());
       llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>> module =
           parseProgram(context, program.mlir);
@@ -150,13 +158,15 @@ TEST_F(GeneratedModulesTest, ManySeedsVerifyAndAnalyze) {
                                                 : 0u));
 
       // The tuner can analyze it: one nest per computation (plus fills and
-      // separate init nests of reductions) and a space.
+      // separate init nests of reductions, and the copy nests of time
+      // stencils) and a space.
       mlir::FailureOr<ProgramTree> tree = buildProgramTree(func);
       ASSERT_TRUE(mlir::succeeded(tree));
       size_t nests = program.spec.computations.size();
       for (const ComputationSpec &comp : program.spec.computations)
-        if (comp.combiner != Combiner::None &&
-            (flavour == Flavour::Linalg || !comp.affineInitInNest))
+        if ((comp.combiner != Combiner::None &&
+             (flavour == Flavour::Linalg || !comp.affineInitInNest)) ||
+            comp.timeSteps > 0)
           ++nests;
       EXPECT_EQ(tree->nests.size(), nests);
       llvm::Expected<Space> space = buildSpace(*tree, target);
@@ -187,12 +197,21 @@ TEST(GeneratorTest, ShapesWithinLimits) {
   variants[2].maxElements = 1 << 16;
   variants[2].maxWork = 1 << 16;
   variants[2].maxComputations = 1;
-  for (const GeneratorOptions &options : variants) {
+  // The same limits with every pattern, time stencils included.
+  llvm::Expected<PatternWeights> all = parsePatternWeights("all");
+  ASSERT_TRUE(bool(all)) << llvm::toString(all.takeError());
+  for (size_t v = 0; v < 4; ++v) {
+    GeneratorOptions withAll = variants[v];
+    withAll.patternWeights = *all;
+    variants.push_back(withAll);
+  }
+  for (auto [v, options] : llvm::enumerate(variants)) {
+    Flavour flavour = v < 4 ? Flavour::Linalg : Flavour::Affine;
     int64_t largest = 0, work = 0;
     size_t most = 0;
     for (uint64_t seed = 0; seed < kSeeds; ++seed) {
       llvm::Expected<GeneratedProgram> program =
-          generateProgram(seed, Flavour::Linalg, options);
+          generateProgram(seed, flavour, options);
       ASSERT_TRUE(bool(program)) << llvm::toString(program.takeError());
       const ProgramSpec &spec = program->spec;
       EXPECT_EQ(spec.verify(), "");
