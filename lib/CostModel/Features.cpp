@@ -285,9 +285,9 @@ FeatureExtractor::create(const ProgramTree &tree) {
   extractor.bandPosition.assign(t.loops.size(), {-1, -1});
   extractor.skewPosition.assign(t.loops.size(), {-1, -1});
   for (auto [n, nest] : llvm::enumerate(t.nests)) {
-    for (auto [position, loopId] : llvm::enumerate(t.bandOf(nest.id)))
-      extractor.bandPosition[loopId] = {int(n), int(position)};
     std::vector<int> band = t.bandOf(nest.id);
+    for (auto [position, loopId] : llvm::enumerate(band))
+      extractor.bandPosition[loopId] = {int(n), int(position)};
     for (auto [index, loopId] : llvm::enumerate(nest.skewBand))
       if (loopId >= 0 && size_t(loopId) < t.loops.size())
         extractor.skewPosition[loopId] = {int(n), int(index)};
@@ -321,19 +321,19 @@ static std::vector<size_t> wavefrontLoops(const NestPlan &n) {
   return loops;
 }
 
-std::pair<int64_t, bool>
+FeatureExtractor::SkewedLoop
 FeatureExtractor::skewedLoop(const SchedulePlan &plan, int loopId) const {
   if (loopId < 0 || size_t(loopId) >= skewPosition.size())
-    return {0, false};
+    return {};
   auto [nestId, index] = skewPosition[loopId];
   if (nestId < 0 || size_t(nestId) >= plan.nests.size())
-    return {0, false};
+    return {};
   const NestPlan &n = plan.nests[nestId];
   if (!n.skew || size_t(index) >= n.skewTile.size())
-    return {0, false};
+    return {};
   std::vector<size_t> wavefront = n.parallel ? wavefrontLoops(n)
                                              : std::vector<size_t>();
-  return {n.skewTile[index],
+  return {&n, n.skewTile[index],
           wavefront.size() == 2 && llvm::is_contained(wavefront, size_t(index))};
 }
 
@@ -489,14 +489,12 @@ void FeatureExtractor::tagLoops(const SchedulePlan &plan,
     // Time tiling: the skew band's tile sizes, the fused sweeps' outer loops
     // included, and the two tile loops its wavefront runs over.
     for (auto [level, loopId] : llvm::enumerate(comp.loopIds)) {
-      auto [nestId, index] = skewPosition[loopId];
-      if (nestId < 0 || size_t(nestId) >= plan.nests.size() ||
-          !plan.nests[nestId].skew)
+      SkewedLoop skewed = skewedLoop(plan, loopId);
+      if (!skewed.nest)
         continue;
-      auto [tile, wavefront] = skewedLoop(plan, loopId);
-      v[loopFeature(level, LoopTiled)] = tile != 0;
-      v[loopFeature(level, LoopTileFactor)] = float(tile);
-      v[loopFeature(level, LoopParallel)] = wavefront;
+      v[loopFeature(level, LoopTiled)] = skewed.tile != 0;
+      v[loopFeature(level, LoopTileFactor)] = float(skewed.tile);
+      v[loopFeature(level, LoopParallel)] = skewed.wavefront;
     }
   }
 }
@@ -545,12 +543,11 @@ void FeatureExtractor::deriveScheduleFeatures(
     // points as unskewed ones.
     const NestPlan *skewed = nullptr;
     for (auto [level, loopId] : llvm::enumerate(comp.loopIds)) {
-      auto [nestId, index] = skewPosition[loopId];
-      if (nestId < 0 || size_t(nestId) >= plan.nests.size() ||
-          !plan.nests[nestId].skew)
+      SkewedLoop loop = skewedLoop(plan, loopId);
+      if (!loop.nest)
         continue;
-      skewed = &plan.nests[nestId];
-      int64_t tile = skewedLoop(plan, loopId).first;
+      skewed = loop.nest;
+      int64_t tile = loop.tile;
       tileSize[level] = registerSize[level] =
           tile != 0 ? std::min(tile, extent[level]) : extent[level];
     }

@@ -179,12 +179,15 @@ private:
   /// (-1 when in none). A skew band extends past the nest's band into the
   /// outermost loops of the nests inside it (see LoopNest::skewBand).
   std::vector<std::pair<int, int>> skewPosition;
-  /// What time tiling (skew = true) makes of loop level `level` of a
-  /// computation whose loop is `loopId`: its tile size (0: not tiled) and
-  /// whether it runs in a wavefront. {0, false} when the loop is in no
-  /// skewed band.
-  std::pair<int64_t, bool> skewedLoop(const SchedulePlan &plan,
-                                      int loopId) const;
+  /// What time tiling (skew = true) makes of loop `loopId`: the skewed
+  /// nest (null when the loop is in no skewed band), its tile size there (0:
+  /// not tiled) and whether it runs in a wavefront.
+  struct SkewedLoop {
+    const NestPlan *nest = nullptr;
+    int64_t tile = 0;
+    bool wavefront = false;
+  };
+  SkewedLoop skewedLoop(const SchedulePlan &plan, int loopId) const;
 };
 
 } // namespace tuner
