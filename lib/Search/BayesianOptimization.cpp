@@ -3,7 +3,10 @@
 // The `bo` strategy (BaCO §3-4, with Kernel Tuner's acquisition portfolios):
 //
 // 1. An initial design of uniform feasible samples of the Chain-of-Trees
-//    (BaCO's parameters + 1, at most a fifth of the budget, at least 5).
+//    (BaCO's parameters + 1, at most a fifth of the budget, at least 5),
+//    opened by the problem's seeds (schedules derived from the target, as
+//    BaCO and OpenTuner take a user's known-good configs), which come on
+//    top of the samples.
 // 2. Then, per proposal: a Gaussian process (GaussianProcess.h) fitted to
 //    the successful observations, the objective modelled in log space:
 //    values that are all positive (speedups, maximized positive objectives)
@@ -79,8 +82,9 @@ std::optional<Acquisition> tuner::parseAcquisition(llvm::StringRef text) {
 }
 
 static const StrategySetting kBayesianSettings[] = {
-    {"initial", "uniform samples before the model proposes (default: "
-                "parameters + 1, at most max(5, budget / 5))"},
+    {"initial", "uniform samples before the model proposes, beside the "
+                "problem's seeds (default: parameters + 1, at most max(5, "
+                "budget / 5))"},
     {"acquisition", "ei (default), poi, lcb, multi or advanced-multi"},
     {"exploration", "exploration factor in standard deviations: a number "
                     ">= 0, cv (contextual variance) or auto (default: 0 "
@@ -364,6 +368,8 @@ public:
                                    : defaultInitialCount(
                                          chain.getSpace().size(),
                                          options.budget);
+    seeds = feasibleSeeds(problem);
+    initialCount += seeds.size();
     usePrior = problem.model && options.modelPrior;
     // The region's size counts the parameters that can vary (a narrowed
     // space keeps the others at one value).
@@ -441,6 +447,7 @@ public:
     llvm::json::Object stats{
         {"acquisition", stringifyAcquisition(options.acquisition).str()},
         {"initial_samples", int64_t(initialProposed)},
+        {"initial_seeds", int64_t(seedProposals)},
         {"model_proposals", int64_t(modelProposals)},
         {"random_proposals", int64_t(randomProposals)},
         {"objective_transform", stringifyTransform(transform).str()},
@@ -608,6 +615,14 @@ private:
 
   std::optional<Config> proposeOne() {
     if (proposedCount < initialCount) {
+      // The seeds first (those not already seen, e.g. recalled).
+      while (seedsTried < seeds.size()) {
+        const Config &seed = seeds[seedsTried++];
+        if (!seen.count(scheduleKey(seed))) {
+          ++seedProposals;
+          return seed;
+        }
+      }
       // A mixed design: every second initial config is the cost model's
       // best unseen pick of a uniform pool.
       if (options.mixedInitialDesign && usePrior && proposedCount % 2 == 1)
@@ -1311,6 +1326,10 @@ private:
   double priorWeight = 1;
   std::optional<std::vector<Config>> modelRanking;
   size_t modelPicks = 0;
+  /// The problem's seeds (feasibleSeeds), how many were considered and how
+  /// many proposed.
+  std::vector<Config> seeds;
+  size_t seedsTried = 0, seedProposals = 0;
   static constexpr double kPriorPseudoPoints = 2, kMaxPriorWeight = 2;
 
   // The trust region.

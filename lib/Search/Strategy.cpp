@@ -68,6 +68,30 @@ Observation Observation::measured(Config config,
 
 Evaluator::~Evaluator() = default;
 
+std::vector<Config> tuner::feasibleSeeds(const SearchProblem &problem) {
+  std::vector<Config> result;
+  if (problem.seeds.empty() || !problem.chain)
+    return result;
+  const Space &space = problem.chain->getSpace();
+  Config defaults = space.defaultConfig();
+  Neighbourhood neighbourhood(*problem.chain);
+  for (const Config &seed : problem.seeds) {
+    if (seed.size() != space.size())
+      continue;
+    std::vector<size_t> decisions;
+    for (size_t i = 0; i < seed.size(); ++i)
+      if (seed[i] != defaults[i])
+        decisions.push_back(i);
+    std::vector<Config> repaired = neighbourhood.repairs(seed, decisions);
+    if (repaired.empty())
+      repaired = neighbourhood.repairs(seed, {});
+    if (repaired.empty() || llvm::is_contained(result, repaired.front()))
+      continue;
+    result.push_back(std::move(repaired.front()));
+  }
+  return result;
+}
+
 namespace {
 
 /// The execution step's part of `options`.
@@ -80,27 +104,7 @@ ExecutionOptions executionOptions(const SearchProblem &problem,
   execution.hash = problem.hash;
   execution.stratum = problem.stratum;
   execution.represent = problem.represent;
-  // A seed the space's constraints reject becomes its nearest feasible
-  // config: the fewest other parameters changed, keeping the ones it sets
-  // away from their defaults (its decisions) where that is possible.
-  if (!problem.seeds.empty() && problem.chain) {
-    const Space &space = problem.chain->getSpace();
-    Config defaults = space.defaultConfig();
-    Neighbourhood neighbourhood(*problem.chain);
-    for (const Config &seed : problem.seeds) {
-      if (seed.size() != space.size())
-        continue;
-      std::vector<size_t> decisions;
-      for (size_t i = 0; i < seed.size(); ++i)
-        if (seed[i] != defaults[i])
-          decisions.push_back(i);
-      std::vector<Config> repaired = neighbourhood.repairs(seed, decisions);
-      if (repaired.empty())
-        repaired = neighbourhood.repairs(seed, {});
-      if (!repaired.empty())
-        execution.seeds.push_back(std::move(repaired.front()));
-    }
-  }
+  execution.seeds = feasibleSeeds(problem);
   return execution;
 }
 

@@ -25,8 +25,9 @@
 // RUN: %python %S/Inputs/check-speedup.py %t.bse.json | FileCheck %s --check-prefix=BSE
 // RUN: tuner-opt %s --tuner-autotune="strategy=random budget=8 database=none summary-output=%t.random.json" -o /dev/null
 // RUN: %python %S/Inputs/check-speedup.py %t.random.json | FileCheck %s --check-prefix=RANDOM
-// Bayesian optimization with the shipped cost model as its prior mean: four
-// initial samples, then four proposals of the model.
+// Bayesian optimization with the shipped cost model as its prior mean: the
+// two analytic seeds (as mcts measures them), four initial samples, then two
+// proposals of the model.
 // RUN: tuner-opt %s --tuner-autotune="strategy=bo budget=8 strategy-options=initial=4 database=none summary-output=%t.bo.json" -o /dev/null
 // RUN: %python %S/Inputs/check-speedup.py %t.bo.json | FileCheck %s --check-prefix=BO
 // RUN: FileCheck %s --check-prefix=BO-SUMMARY < %t.bo.json
@@ -49,8 +50,9 @@
 // BO-SUMMARY-NEXT: "strategy_settings": {
 // BO-SUMMARY-NEXT: "initial": "4"
 // BO-SUMMARY: "initial_samples": 4,
+// BO-SUMMARY-NEXT: "initial_seeds": 2,
 // BO-SUMMARY-NEXT: "model_prior": true,
-// BO-SUMMARY-NEXT: "model_proposals": 4,
+// BO-SUMMARY-NEXT: "model_proposals": 2,
 // PORTFOLIO: portfolio: never slower than the baseline, 8 measured
 // BADMODEL: error: cannot use the cost model:
 // PLAIN: "diverse_top_k": false

@@ -152,10 +152,18 @@ struct SearchProblem {
   ScheduleRepresentation represent;
   /// Schedules derived from the target rather than searched (e.g.
   /// analyticConfigs): the model-guided strategies measure them first,
-  /// beside their top k (see ExecutionStep). Each is mapped to the nearest
-  /// feasible config of the space (Neighbourhood::repairs) or dropped.
+  /// beside their top k (see ExecutionStep), and `bo` opens its initial
+  /// design with them. Each is mapped to the nearest feasible config of the
+  /// space (feasibleSeeds) or dropped.
   std::vector<Config> seeds;
 };
+
+/// The problem's seeds, each mapped to the nearest feasible config of its
+/// space: the fewest other parameters changed, keeping the ones the seed
+/// sets away from their defaults (its decisions) where that is possible
+/// (Neighbourhood::repairs). A seed of another space's size, or one with no
+/// feasible repair, is dropped; so is a repeat of an earlier one.
+std::vector<Config> feasibleSeeds(const SearchProblem &problem);
 
 /// The knobs of the built-in strategies (each reads the ones it has).
 struct StrategyOptions {

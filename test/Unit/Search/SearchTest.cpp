@@ -432,6 +432,46 @@ TEST(Search, SeedsTheModelMisjudgesAreMeasuredAndWin) {
     ASSERT_TRUE(result.best.has_value());
     EXPECT_DOUBLE_EQ(result.best->value, 31.5) << name;
   }
+  // `bo` opens its initial design with the seeds, on top of its uniform
+  // samples (5 with a budget of 8), then proposes from its model.
+  for (bool withModel : {true, false}) {
+    measure.seen.clear();
+    model.seen.clear();
+    SearchProblem bo = problem;
+    if (!withModel)
+      bo.model = nullptr;
+    StrategyOptions boOptions;
+    boOptions.budget = 8;
+    llvm::Expected<std::unique_ptr<Strategy>> strategy =
+        createStrategy("bo", bo, boOptions);
+    ASSERT_TRUE(bool(strategy)) << llvm::toString(strategy.takeError());
+    TuningResult result = runTuningLoop(**strategy, measure, {8, 0}, 1);
+    ASSERT_EQ(result.history.size(), 8u);
+    EXPECT_TRUE(chain->contains(result.history[0].config));
+    EXPECT_TRUE(get(space, result.history[0].config, "matmul_0.vectorize"));
+    EXPECT_EQ(result.history[1].config, best);
+    ASSERT_TRUE(result.best.has_value());
+    EXPECT_DOUBLE_EQ(result.best->value, 31.5);
+    llvm::json::Object stats = (*strategy)->statistics();
+    EXPECT_EQ(stats.getInteger("initial_seeds"), std::optional<int64_t>(2));
+    EXPECT_EQ(stats.getInteger("initial_samples"), std::optional<int64_t>(5));
+    EXPECT_EQ(stats.getInteger("model_proposals"), std::optional<int64_t>(1));
+  }
+  // Without seeds the design is the 5 samples and the model proposes 3.
+  measure.seen.clear();
+  model.seen.clear();
+  SearchProblem unseeded = problem;
+  unseeded.seeds.clear();
+  StrategyOptions boOptions;
+  boOptions.budget = 8;
+  llvm::Expected<std::unique_ptr<Strategy>> plain =
+      createStrategy("bo", unseeded, boOptions);
+  ASSERT_TRUE(bool(plain)) << llvm::toString(plain.takeError());
+  runTuningLoop(**plain, measure, {8, 0}, 1);
+  EXPECT_EQ((*plain)->statistics().getInteger("initial_seeds"),
+            std::optional<int64_t>(0));
+  EXPECT_EQ((*plain)->statistics().getInteger("model_proposals"),
+            std::optional<int64_t>(3));
 }
 
 TEST(Search, TheRegistryBuildsEveryStrategyAndSaysWhatIsMissing) {
