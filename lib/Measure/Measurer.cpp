@@ -777,7 +777,8 @@ std::string Measurer::pathFor(llvm::StringRef name) const {
 
 std::optional<std::string> Measurer::runClang(const std::string &ir,
                                               const std::string &stem,
-                                              bool usesOpenMP) const {
+                                              bool usesOpenMP,
+                                              double timeoutSeconds) const {
   std::string irPath = pathFor(stem + ".ll");
   if (llvm::Error error = writeFile(irPath, ir))
     return llvm::toString(std::move(error));
@@ -825,8 +826,8 @@ std::optional<std::string> Measurer::runClang(const std::string &ir,
     }
   }
   auto clangStart = std::chrono::steady_clock::now();
-  ProcessResult compiled = runProcess(clang, args, /*stdoutPath=*/log, log,
-                                      options.compileTimeoutSeconds);
+  ProcessResult compiled =
+      runProcess(clang, args, /*stdoutPath=*/log, log, timeoutSeconds);
   {
     std::lock_guard<std::mutex> lock(statsMutex);
     measureStats.clangSeconds += secondsSince(clangStart);
@@ -881,7 +882,7 @@ linkIR(llvm::ArrayRef<const std::string *> modules) {
 void Measurer::compileGroup(llvm::MutableArrayRef<Lowered> members,
                             const std::string &groupStem,
                             std::vector<Compiled> &compiled) const {
-  std::vector<Lowered *> lowered;
+  std::vector<Lowered *> lowered, alone;
   for (Lowered &member : members) {
     Compiled &result = compiled[member.index];
     result.stem = member.stem;
@@ -889,25 +890,31 @@ void Measurer::compileGroup(llvm::MutableArrayRef<Lowered> members,
     result.usesOpenMP = member.usesOpenMP;
     if (!member.error.empty())
       result.message = member.error;
+    else if (member.ir.size() > options.compileAloneBytes)
+      alone.push_back(&member);
     else
       lowered.push_back(&member);
   }
   auto compileAlone = [&](Lowered &member) {
     Compiled &result = compiled[member.index];
     if (std::optional<std::string> error =
-            runClang(member.ir, member.stem, member.usesOpenMP)) {
+            runClang(member.ir, member.stem, member.usesOpenMP,
+                     options.compileTimeoutSeconds)) {
       result.message = std::move(*error);
       return;
     }
     result.library = pathFor(member.stem + ".so");
     result.ok = true;
   };
+  for (Lowered *member : alone)
+    compileAlone(*member);
   if (lowered.size() == 1)
     return compileAlone(*lowered.front());
   if (lowered.empty())
     return;
-  // One module, one clang call for the group; a group that does not link or
-  // compile (one candidate's inline assembly, a clang crash) falls back to
+  // One module, one clang call for the group (within the per-candidate
+  // limit times its members); a group that does not link or compile (one
+  // candidate's inline assembly, a clang crash, the limit) falls back to
   // one call per candidate, so that each failure is its own candidate's.
   std::vector<const std::string *> texts;
   bool usesOpenMP = false;
@@ -916,7 +923,8 @@ void Measurer::compileGroup(llvm::MutableArrayRef<Lowered> members,
     usesOpenMP |= member->usesOpenMP;
   }
   std::optional<std::string> ir = linkIR(texts);
-  if (ir && !runClang(*ir, groupStem, usesOpenMP)) {
+  if (ir && !runClang(*ir, groupStem, usesOpenMP,
+                      options.compileTimeoutSeconds * lowered.size())) {
     for (Lowered *member : lowered) {
       Compiled &result = compiled[member->index];
       result.library = pathFor(groupStem + ".so");

@@ -141,6 +141,9 @@ LogicalResult TunerAutotunePass::checkOptions() {
   if (timeout <= 0)
     return moduleError(module) << "'timeout' must be positive (got "
                               << shortNumber(timeout) << ")";
+  if (!(compileTimeout > 0))
+    return moduleError(module) << "'compile-timeout' must be positive (got "
+                              << shortNumber(compileTimeout) << ")";
   if (budgetSplit != "per-function" && budgetSplit != "shared")
     return moduleError(module)
            << "'budget-split' must be per-function or shared (got '"
@@ -316,6 +319,7 @@ void TunerAutotunePass::tune(ModuleOp module, TunableFunction &tunable,
   options.budget = budget;
   options.measure.repetitions = repetitions;
   options.measure.timeoutSeconds = timeout;
+  options.measure.compileTimeoutSeconds = compileTimeout;
   options.measure.jobs = jobs;
   options.measure.pinCore = pinCore;
   // checkOptions has parsed it.

@@ -4,6 +4,7 @@
 // RUN: not tuner-opt %s --tuner-autotune="budget=0 database=none" 2>&1 | FileCheck %s --check-prefix=UNBOUNDED
 // RUN: not tuner-opt %s --tuner-autotune="repetitions=3 database=none" 2>&1 | FileCheck %s --check-prefix=REPETITIONS
 // RUN: not tuner-opt %s --tuner-autotune="timeout=0 database=none" 2>&1 | FileCheck %s --check-prefix=TIMEOUT
+// RUN: not tuner-opt %s --tuner-autotune="compile-timeout=-1 database=none" 2>&1 | FileCheck %s --check-prefix=COMPILE-TIMEOUT
 // RUN: not tuner-opt %s --tuner-autotune="strategy=bo strategy-options=acquisition=ucb database=none" 2>&1 | FileCheck %s --check-prefix=SETTING
 // RUN: not tuner-opt %s --tuner-autotune="strategy=bo strategy-options=initial=4,trees=9 database=none" 2>&1 | FileCheck %s --check-prefix=SETTING-KEY
 // RUN: not tuner-opt %s --tuner-autotune="strategy=random strategy-options=initial=4 database=none" 2>&1 | FileCheck %s --check-prefix=SETTING-NONE
@@ -21,6 +22,7 @@
 // UNBOUNDED: error: the search needs a limit: set 'budget' (candidates) or 'time-budget' (seconds)
 // REPETITIONS: error: 'repetitions' must be at least 5 (got 3)
 // TIMEOUT: error: 'timeout' must be positive (got 0)
+// COMPILE-TIMEOUT: error: 'compile-timeout' must be positive (got -1)
 // CORRECTION: error: 'model-correction' must be none, gp, adapt or adapt+gp (got 'finetune')
 // SETTING: error: 'strategy-options': strategy 'bo': setting 'acquisition=ucb': expected one of ei, poi, lcb, multi, advanced-multi
 // SETTING-KEY: error: 'strategy-options': strategy 'bo' has no setting 'trees' (known: initial, acquisition, exploration, {{.*}})

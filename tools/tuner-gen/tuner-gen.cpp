@@ -2,7 +2,8 @@
 //
 //   tuner-gen -o DIR --programs N --configs-per-program M --seed S
 //             [--shard K/N] [--flavour linalg|affine|both] [--repetitions R]
-//             [--min-time S] [--jobs J] [--timeout T] [--max-baseline S]
+//             [--min-time S] [--jobs J] [--timeout T] [--compile-timeout C]
+//             [--max-baseline S]
 //             [--max-elements E] [--max-work W] [--max-computations C]
 //             [--patterns P,...]
 //   tuner-gen --print-only --programs N --seed S [...]  the programs' MLIR
@@ -103,6 +104,13 @@ static cl::opt<unsigned> jobs("jobs",
 static cl::opt<double> timeout("timeout",
                                cl::desc("Seconds one harness run may take"),
                                cl::init(30), cl::cat(category));
+static cl::opt<double> compileTimeout(
+    "compile-timeout",
+    cl::desc("Seconds clang -O3 may take per candidate before the candidate "
+             "is compile_failed (the autotune pass allows 300; a dataset "
+             "loses little by skipping the rare candidate that takes "
+             "minutes)"),
+    cl::init(60), cl::cat(category));
 static cl::opt<int64_t>
     maxElements("max-elements", cl::desc("Elements of the largest tensor"),
                 cl::init(gen::GeneratorOptions().maxElements),
@@ -747,6 +755,8 @@ int main(int argc, char **argv) {
                 "): the median of fewer runs is noise");
   if (!(timeout > 0))
     return fail("--timeout must be positive");
+  if (!(compileTimeout > 0))
+    return fail("--compile-timeout must be positive");
   if (!(minTime > 0))
     return fail("--min-time must be positive");
   if (!(maxBaseline > 0))
@@ -756,6 +766,7 @@ int main(int argc, char **argv) {
   measureOptions.repetitions = repetitions;
   measureOptions.minRepetitionSeconds = minTime;
   measureOptions.timeoutSeconds = timeout;
+  measureOptions.compileTimeoutSeconds = compileTimeout;
   measureOptions.jobs = jobs;
   // Once, now: a rebuild during a long run must not lose the harness (every
   // later program would be skipped).

@@ -53,8 +53,14 @@ static cl::opt<double> timeout("timeout",
                                cl::init(60), cl::cat(category));
 static cl::opt<double>
     compileTimeout("compile-timeout",
-                   cl::desc("Seconds the native compiler may take"),
+                   cl::desc("Seconds the native compiler may take per "
+                            "candidate"),
                    cl::init(300), cl::cat(category));
+static cl::opt<uint64_t> compileAloneBytes(
+    "compile-alone-bytes",
+    cl::desc("Compile a candidate alone, not linked with others into one "
+             "shared object, when its LLVM IR has more bytes than this"),
+    cl::init(MeasureOptions().compileAloneBytes), cl::cat(category));
 static cl::opt<unsigned>
     memoryLimit("memory-limit",
                 cl::desc("Harness memory limit in MiB (0: none)"),
@@ -168,6 +174,7 @@ int main(int argc, char **argv) {
   options.minRepetitionSeconds = minTime;
   options.timeoutSeconds = timeout;
   options.compileTimeoutSeconds = compileTimeout;
+  options.compileAloneBytes = compileAloneBytes;
   options.memoryLimitMB = memoryLimit;
   options.jobs = jobs;
   options.lowering.openmp = openmp;

@@ -63,8 +63,15 @@ struct MeasureOptions {
   double minRepetitionSeconds = 0.02;
   /// Wall-clock limit for one harness run (call, warm-up and repetitions).
   double timeoutSeconds = 60;
-  /// Wall-clock limit for the native compiler on one candidate.
+  /// Wall-clock limit for the native compiler on one candidate (a group of
+  /// candidates compiled in one call gets this much per member). A
+  /// candidate that exceeds it is compile_failed.
   double compileTimeoutSeconds = 300;
+  /// A candidate whose LLVM IR is larger than this many bytes is compiled
+  /// alone, never in a group: its -O3 can take minutes (a fully unrolled
+  /// convolution tile is 17-20 MB), and in a group it would hold up the
+  /// others and, past the group's limit, make every member compile again.
+  size_t compileAloneBytes = size_t(4) << 20;
   /// Data-segment limit of the harness in MiB (0: none).
   unsigned memoryLimitMB = 8192;
   /// Compile jobs of measureAll (0: one per hardware thread): its candidates
@@ -209,10 +216,11 @@ private:
   void compileGroup(llvm::MutableArrayRef<Lowered> members,
                     const std::string &groupStem,
                     std::vector<Compiled> &compiled) const;
-  /// Runs clang on `ir` into <stem>.so; the error message when it fails.
+  /// Runs clang on `ir` into <stem>.so within `timeoutSeconds`; the error
+  /// message when it fails.
   std::optional<std::string> runClang(const std::string &ir,
-                                      const std::string &stem,
-                                      bool usesOpenMP) const;
+                                      const std::string &stem, bool usesOpenMP,
+                                      double timeoutSeconds) const;
   /// Runs compiled candidates in harness processes (one for all of them; a
   /// fresh one for the rest after a candidate that crashed or hung), each
   /// timed again when other processes disturbed its timing (see
