@@ -57,8 +57,8 @@ def run_stem(work, kernel_path, run):
 
 
 def tune(tuner_opt, kernel_path, run, seed, work):
-    summary = run_stem(work, kernel_path, run) + ".json"
-    tuned = run_stem(work, kernel_path, run) + ".tuned.mlir"
+    stem = run_stem(work, kernel_path, run)
+    summary, tuned = stem + ".json", stem + ".tuned.mlir"
     options = " ".join(filter(None, [
         f"strategy={run['strategy']} budget={run['budget']} seed={seed}",
         "database=none", f"summary-output={summary}",
@@ -99,9 +99,9 @@ def retime(tuner_measure, kernel_path, runs, results, rounds):
     if not tuned:
         return
     speedups = {name: [] for name, _ in tuned}
+    command = [tuner_measure, kernel_path] + [path for _, path in tuned] + [
+        "--function", function_name(kernel_path), "--json"]
     for _ in range(rounds):
-        command = [tuner_measure, kernel_path] + [path for _, path in tuned] + [
-            "--function", function_name(kernel_path), "--json"]
         done = subprocess.run(command, capture_output=True, text=True)
         if done.returncode != 0:
             print(f"live.py: retiming {kernel_path} failed: {done.stderr.strip()[-300:]}", file=sys.stderr)

@@ -251,8 +251,9 @@ def TunerAutotune : Pass<"tuner-autotune", "mlir::ModuleOp"> {
     Option<"timeout", "timeout", "double", /*default=*/"20",
            "Seconds a candidate may run before it counts as a timeout">,
     Option<"compileTimeout", "compile-timeout", "double", /*default=*/"300",
-           "Seconds the native compiler may take for one candidate (or "
-           "batch) before it counts as compile_failed">,
+           "Seconds the native compiler may take per candidate (a batch "
+           "compiled in one call: per member) before it counts as "
+           "compile_failed">,
     Option<"jobs", "jobs", "unsigned", /*default=*/"0",
            "Candidates compiled in parallel (0: one per core)">,
     Option<"pinCore", "pin-core", "int", /*default=*/"-1",
