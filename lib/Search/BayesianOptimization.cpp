@@ -6,7 +6,13 @@
 //    (BaCO's parameters + 1, at most a fifth of the budget, at least 5),
 //    opened by the problem's seeds (schedules derived from the target, as
 //    BaCO and OpenTuner take a user's known-good configs), which come on
-//    top of the samples.
+//    top of the samples. On an MLIR function's space with a cost model, the
+//    design is the model's own best schedules instead (found by Monte Carlo
+//    tree search over the decision tree with the model as the value, the
+//    list `mcts` measures the top of), and that list also joins every
+//    proposal's candidate pool: uniform samples of a large space rarely
+//    come near what the model knows, and the measurements then correct
+//    the model where it is wrong.
 // 2. Then, per proposal: a Gaussian process (GaussianProcess.h) fitted to
 //    the successful observations, the objective modelled in log space:
 //    values that are all positive (speedups, maximized positive objectives)
@@ -55,6 +61,18 @@ using namespace tuner;
 // Options
 //===----------------------------------------------------------------------===//
 
+llvm::StringRef tuner::stringifyInitialDesign(InitialDesign design) {
+  switch (design) {
+  case InitialDesign::Uniform:
+    return "uniform";
+  case InitialDesign::Mixed:
+    return "mixed";
+  case InitialDesign::Model:
+    return "model";
+  }
+  llvm_unreachable("unknown initial design");
+}
+
 llvm::StringRef tuner::stringifyAcquisition(Acquisition acquisition) {
   switch (acquisition) {
   case Acquisition::ExpectedImprovement:
@@ -96,9 +114,16 @@ static const StrategySetting kBayesianSettings[] = {
                               "in [0, 1] (default 0.1)"},
     {"model-prior", "the cost model's prediction as the prior mean when "
                     "there is one: true (default) or false"},
-    {"initial-design", "uniform (default) or mixed: with a model prior, "
-                       "every second initial config is the model's best "
-                       "pick of a uniform pool"},
+    {"initial-design", "uniform, mixed or model: with a model prior, every "
+                       "second (mixed) or every (model) initial config is "
+                       "the cost model's best unseen pick (default: model "
+                       "on an MLIR function's space with a model prior, "
+                       "uniform otherwise)"},
+    {"model-candidates", "with a model prior on an MLIR function's space, "
+                         "the model's best schedules by tree search that "
+                         "join every candidate pool (default 64, 0: none)"},
+    {"model-search-iterations", "nodes that tree search over the model "
+                                "expands (default 200)"},
     {"prior-weight", "the model prior's weight: fixed (default, 1) or "
                      "learned from the observations"},
     {"trust-region", "propose only near the best observed config, in a "
@@ -217,8 +242,18 @@ tuner::parseBayesianOptions(const StrategyOptions &strategyOptions) {
     } else if (key == "model-prior") {
       error = assign(options.modelPrior, readBool(key, value));
     } else if (key == "initial-design") {
-      error = assign(options.mixedInitialDesign,
-                     readChoice(key, value, "mixed", "uniform"));
+      if (value == "uniform")
+        options.initialDesign = InitialDesign::Uniform;
+      else if (value == "mixed")
+        options.initialDesign = InitialDesign::Mixed;
+      else if (value == "model")
+        options.initialDesign = InitialDesign::Model;
+      else
+        error = badValue(key, value, "one of uniform, mixed, model");
+    } else if (key == "model-candidates") {
+      error = assign(options.modelCandidates, readCount(key, value, 0));
+    } else if (key == "model-search-iterations") {
+      error = assign(options.modelSearchIterations, readCount(key, value, 1));
     } else if (key == "prior-weight") {
       error = assign(options.learnPriorWeight,
                      readChoice(key, value, "learned", "fixed"));
@@ -371,6 +406,9 @@ public:
     seeds = feasibleSeeds(problem);
     initialCount += seeds.size();
     usePrior = problem.model && options.modelPrior;
+    design = options.initialDesign.value_or(
+        usePrior && problem.tree ? InitialDesign::Model
+                                 : InitialDesign::Uniform);
     // The region's size counts the parameters that can vary (a narrowed
     // space keeps the others at one value).
     for (const Parameter &parameter : chain.getSpace().getParameters())
@@ -457,8 +495,11 @@ public:
     };
     if (options.learnPriorWeight)
       stats["prior_weight"] = priorWeight;
-    if (options.mixedInitialDesign)
+    stats["initial_design"] = stringifyInitialDesign(design).str();
+    if (design != InitialDesign::Uniform)
       stats["initial_model_picks"] = int64_t(modelPicks);
+    if (modelTop)
+      stats["model_candidates"] = int64_t(modelTop->size());
     if (options.trustRegion) {
       stats["trust_region_radius"] = int64_t(radius);
       stats["trust_region_restarts"] = int64_t(regionRestarts);
@@ -623,9 +664,11 @@ private:
           return seed;
         }
       }
-      // A mixed design: every second initial config is the cost model's
-      // best unseen pick of a uniform pool.
-      if (options.mixedInitialDesign && usePrior && proposedCount % 2 == 1)
+      // The cost model's best unseen pick: every initial config (model) or
+      // every second (mixed).
+      bool pick = design == InitialDesign::Model ||
+                  (design == InitialDesign::Mixed && proposedCount % 2 == 1);
+      if (pick && usePrior)
         if (std::optional<Config> config = modelPick()) {
           ++initialProposed;
           ++modelPicks;
@@ -673,11 +716,37 @@ private:
     return pool;
   }
 
-  /// The unseen config the cost model ranks best among `candidates`
-  /// uniform samples (drawn and ranked once).
+  /// The cost model's best schedules by tree search over the program's
+  /// decision tree (see BayesianOptions::modelCandidates), best first; the
+  /// search runs once, on the first call. Empty without a model prior or a
+  /// tree.
+  const std::vector<Config> &modelTopList() {
+    if (modelTop)
+      return *modelTop;
+    modelTop.emplace();
+    if (!usePrior || !problem.tree || options.modelCandidates == 0 ||
+        wholeSpace)
+      return *modelTop;
+    MonteCarloOptions search;
+    search.topK = options.modelCandidates;
+    search.iterations = options.modelSearchIterations;
+    search.seed = options.seed;
+    search.hash = problem.hash;
+    search.stratum = problem.stratum;
+    RememberingModel model(*this);
+    std::unique_ptr<Strategy> mcts =
+        createMonteCarloTreeSearch(*problem.tree, model, search);
+    for (Config &config : mcts->propose(options.modelCandidates))
+      if (chain.contains(config))
+        modelTop->push_back(std::move(config));
+    return *modelTop;
+  }
+
+  /// The unseen config the cost model ranks best: its tree search's list
+  /// first, then `candidates` uniform samples (drawn and ranked once).
   std::optional<Config> modelPick() {
     if (!modelRanking) {
-      modelRanking.emplace();
+      modelRanking = modelTopList();
       std::vector<Config> pool = wholeSpace ? *wholeSpace : uniformPool();
       std::vector<double> priors = priorsOf(pool);
       std::vector<size_t> order(pool.size());
@@ -694,6 +763,36 @@ private:
     return std::nullopt;
   }
 
+  /// Keeps the cost model's predictions of `configs` as priors: the log
+  /// speedup, 0 where it could not score one.
+  void remember(llvm::ArrayRef<Config> configs,
+                llvm::ArrayRef<Observation> predicted) {
+    for (size_t i = 0; i < configs.size(); ++i) {
+      double prior = 0;
+      if (i < predicted.size() && predicted[i].ok() &&
+          predicted[i].value > 0 && std::isfinite(predicted[i].value))
+        prior = std::log(predicted[i].value);
+      priorCache[configs[i].hash()] = prior;
+    }
+  }
+
+  /// The cost model as the tree search sees it: every prediction it asks
+  /// for is also kept as a prior, so that none is asked for twice.
+  class RememberingModel : public Evaluator {
+  public:
+    explicit RememberingModel(BayesianOptimization &owner) : owner(owner) {}
+    std::vector<Observation>
+    evaluate(llvm::ArrayRef<Config> configs) override {
+      std::vector<Observation> predicted =
+          owner.problem.model->evaluate(configs);
+      owner.remember(configs, predicted);
+      return predicted;
+    }
+
+  private:
+    BayesianOptimization &owner;
+  };
+
   /// The cost model's predicted log speedups of `configs` (0 where it
   /// cannot score one), scored in one batch and remembered.
   std::vector<double> priorsOf(llvm::ArrayRef<Config> configs) {
@@ -707,16 +806,8 @@ private:
       if (!priorCache.count(key) && asked.insert(key).second)
         missing.push_back(config);
     }
-    if (!missing.empty()) {
-      std::vector<Observation> predicted = problem.model->evaluate(missing);
-      for (size_t i = 0; i < missing.size(); ++i) {
-        double prior = 0;
-        if (i < predicted.size() && predicted[i].ok() &&
-            predicted[i].value > 0 && std::isfinite(predicted[i].value))
-          prior = std::log(predicted[i].value);
-        priorCache[missing[i].hash()] = prior;
-      }
-    }
+    if (!missing.empty())
+      remember(missing, problem.model->evaluate(missing));
     for (size_t i = 0; i < configs.size(); ++i)
       priors[i] = priorCache[configs[i].hash()];
     return priors;
@@ -970,6 +1061,11 @@ private:
                   *trustCenter, double(radius) / double(parameterCount), 0.5,
                   rng))
             pool.push_back(std::move(*config));
+      // The cost model's own best schedules, which uniform samples of a
+      // large space rarely come near.
+      for (const Config &config : modelTopList())
+        if (!seen.count(scheduleKey(config)))
+          pool.push_back(config);
       score(pool);
     }
     poolSize = scored.size();
@@ -1324,7 +1420,8 @@ private:
   static constexpr double kFullFitGrowth = 1.2;
   std::unordered_map<uint64_t, double> priorCache;
   double priorWeight = 1;
-  std::optional<std::vector<Config>> modelRanking;
+  InitialDesign design = InitialDesign::Uniform;
+  std::optional<std::vector<Config>> modelTop, modelRanking;
   size_t modelPicks = 0;
   /// The problem's seeds (feasibleSeeds), how many were considered and how
   /// many proposed.

@@ -23,12 +23,18 @@ ProgramSearch::create(const ProgramTree &tree, const Space &space,
   if (!info->needsTree && !info->usesModel)
     return std::move(search);
 
-  if (info->needsTree) {
+  if (info->needsTree || info->usesModel) {
     llvm::Expected<DecisionTree> decisions = DecisionTree::build(space);
-    if (!decisions)
+    if (decisions) {
+      search->decisions.emplace(std::move(*decisions));
+    } else if (info->needsTree) {
       return llvm::createStringError("cannot build the search tree: " +
                                      llvm::toString(decisions.takeError()));
-    search->decisions.emplace(std::move(*decisions));
+    } else {
+      // A strategy that only uses a model (bo's tree search over it) goes
+      // on without the tree.
+      llvm::consumeError(decisions.takeError());
+    }
   }
   // The cost model describes CPU schedules only: a GPU space is searched by
   // measurement, without the model as a prior either.

@@ -26,8 +26,9 @@
 // RUN: tuner-opt %s --tuner-autotune="strategy=random budget=8 database=none summary-output=%t.random.json" -o /dev/null
 // RUN: %python %S/Inputs/check-speedup.py %t.random.json | FileCheck %s --check-prefix=RANDOM
 // Bayesian optimization with the shipped cost model as its prior mean: the
-// two analytic seeds (as mcts measures them), four initial samples, then two
-// proposals of the model.
+// two analytic seeds (as mcts measures them), four initial configs (the
+// model's best by tree search over the function's schedules, which also
+// join every candidate pool), then two proposals of the model.
 // RUN: tuner-opt %s --tuner-autotune="strategy=bo budget=8 strategy-options=initial=4 database=none summary-output=%t.bo.json" -o /dev/null
 // RUN: %python %S/Inputs/check-speedup.py %t.bo.json | FileCheck %s --check-prefix=BO
 // RUN: FileCheck %s --check-prefix=BO-SUMMARY < %t.bo.json
@@ -49,8 +50,11 @@
 // BO-SUMMARY: "strategy": "bo",
 // BO-SUMMARY-NEXT: "strategy_settings": {
 // BO-SUMMARY-NEXT: "initial": "4"
-// BO-SUMMARY: "initial_samples": 4,
+// BO-SUMMARY: "initial_design": "model",
+// BO-SUMMARY-NEXT: "initial_model_picks": 4,
+// BO-SUMMARY-NEXT: "initial_samples": 4,
 // BO-SUMMARY-NEXT: "initial_seeds": 2,
+// BO-SUMMARY-NEXT: "model_candidates": 64,
 // BO-SUMMARY-NEXT: "model_prior": true,
 // BO-SUMMARY-NEXT: "model_proposals": 2,
 // PORTFOLIO: portfolio: never slower than the baseline, 8 measured

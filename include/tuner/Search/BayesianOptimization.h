@@ -36,6 +36,19 @@ enum class Acquisition {
 llvm::StringRef stringifyAcquisition(Acquisition acquisition);
 std::optional<Acquisition> parseAcquisition(llvm::StringRef text);
 
+/// Where bo's initial configs (after the problem's seeds) come from.
+enum class InitialDesign {
+  /// Uniform feasible samples (BaCO).
+  Uniform,
+  /// With a model prior, every second one is the cost model's best unseen
+  /// pick, the others uniform samples.
+  Mixed,
+  /// With a model prior, the cost model's best unseen picks, in its order.
+  Model,
+};
+/// "uniform", "mixed", "model".
+llvm::StringRef stringifyInitialDesign(InitialDesign design);
+
 /// The knobs of Bayesian optimization (the `bo` strategy); each is a key of
 /// StrategyOptions::settings (see bayesianOptimizationSettings()).
 struct BayesianOptions {
@@ -68,10 +81,18 @@ struct BayesianOptions {
   /// kept in [0, 2]), so that a cost model that ranks a function's configs
   /// badly is discounted instead of followed.
   bool learnPriorWeight = false;
-  /// A mixed initial design ("initial-design=mixed"): with a model prior,
-  /// every second initial config is the model's best unseen pick of
-  /// `candidates` uniform samples instead of a uniform sample.
-  bool mixedInitialDesign = false;
+  /// How the initial configs after the seeds are chosen
+  /// ("initial-design"); unset: Model when the problem has a model prior
+  /// and a decision tree (an MLIR function's space), Uniform otherwise.
+  std::optional<InitialDesign> initialDesign;
+  /// With a model prior on a program's space ("model-candidates"): the
+  /// cost model's best schedules, found by Monte Carlo tree search over the
+  /// decision tree with the model as the value (the list `mcts` measures
+  /// the top of), join every proposal's candidate pool and the model
+  /// picks of the initial design; 0: none.
+  unsigned modelCandidates = 64;
+  /// The nodes that tree search expands ("model-search-iterations").
+  unsigned modelSearchIterations = 200;
   /// TuRBO's trust region on a discrete space ("trust-region"): the model
   /// proposes only configs that differ from the best observed one in at
   /// most `radius` parameters; the radius starts at half the parameters

@@ -655,12 +655,17 @@ TEST(BayesianOptimization, Settings) {
             "strategy 'bo' has no setting 'acqusition' (known: initial, "
             "acquisition, exploration, permutation-distance, "
             "feasibility-model, feasibility-threshold, model-prior, "
-            "initial-design, prior-weight, trust-region, candidates, "
-            "local-search-starts, skip-threshold, discount, "
-            "required-improvement)");
+            "initial-design, model-candidates, model-search-iterations, "
+            "prior-weight, trust-region, candidates, local-search-starts, "
+            "skip-threshold, discount, required-improvement)");
   EXPECT_EQ(error({{"initial-design", "sobol"}}),
-            "strategy 'bo': setting 'initial-design=sobol': expected uniform "
-            "or mixed");
+            "strategy 'bo': setting 'initial-design=sobol': expected one of "
+            "uniform, mixed, model");
+  EXPECT_EQ(error({{"model-search-iterations", "0"}}),
+            "strategy 'bo': setting 'model-search-iterations=0': expected an "
+            "integer in [1, 1000000]");
+  EXPECT_EQ(error({{"model-candidates", "0"}, {"initial-design", "model"}}),
+            "");
   EXPECT_EQ(error({{"prior-weight", "half"}}),
             "strategy 'bo': setting 'prior-weight=half': expected fixed or "
             "learned");

@@ -474,6 +474,81 @@ TEST(Search, SeedsTheModelMisjudgesAreMeasuredAndWin) {
             std::optional<int64_t>(3));
 }
 
+TEST(Search, BoOpensWithTheModelsTreeSearchList) {
+  // On a program's space with a cost model, bo's initial design is the
+  // model's best schedules by tree search, in the order mcts would measure
+  // them, and that list joins every candidate pool.
+  Space space = matmulSpace();
+  llvm::Expected<ChainOfTrees> chain = ChainOfTrees::build(space);
+  ASSERT_TRUE(bool(chain));
+  llvm::Expected<DecisionTree> tree = DecisionTree::build(space);
+  ASSERT_TRUE(bool(tree));
+  FunctionEvaluator model(
+      [&](const Config &c) { return trueSpeedup(space, c); });
+  FunctionEvaluator measure(
+      [&](const Config &c) { return trueSpeedup(space, c); });
+  MonteCarloOptions search;
+  search.topK = 64;
+  std::vector<Config> mctsList =
+      createMonteCarloTreeSearch(*tree, model, search)->propose(64);
+  ASSERT_GE(mctsList.size(), 5u);
+
+  SearchProblem problem;
+  problem.chain = &*chain;
+  problem.tree = &*tree;
+  problem.model = &model;
+  auto runBo = [&](std::map<std::string, std::string> settings) {
+    measure.seen.clear();
+    model.seen.clear();
+    StrategyOptions options;
+    options.budget = 8;
+    options.settings = std::move(settings);
+    std::unique_ptr<Strategy> bo =
+        cantFail(createStrategy("bo", problem, options));
+    TuningResult result = runTuningLoop(*bo, measure, {8, 0}, 1);
+    return std::make_pair(std::move(result), bo->statistics());
+  };
+  auto [result, stats] = runBo({});
+  ASSERT_EQ(result.history.size(), 8u);
+  // The 5 initial configs are the tree search's first 5 (the model, asked
+  // by both, never scored a schedule twice: FunctionEvaluator checks).
+  for (size_t i = 0; i < 5; ++i)
+    EXPECT_EQ(result.history[i].config, mctsList[i]) << i;
+  EXPECT_EQ(stats.getString("initial_design"), std::optional<llvm::StringRef>("model"));
+  EXPECT_EQ(stats.getInteger("initial_model_picks"), std::optional<int64_t>(5));
+  EXPECT_EQ(stats.getInteger("model_candidates"),
+            std::optional<int64_t>(int64_t(mctsList.size())));
+  ASSERT_TRUE(result.best.has_value());
+  EXPECT_DOUBLE_EQ(result.best->value, 31.5);
+
+  // A uniform design: no model picks, but the model's list is still in
+  // the pool its proposals come from.
+  // (A pool of 20 uniform samples and no local search, which rarely come
+  // near the optimum on their own.)
+  std::map<std::string, std::string> smallPool = {
+      {"initial-design", "uniform"},
+      {"candidates", "20"},
+      {"local-search-starts", "0"}};
+  auto [uniform, uniformStats] = runBo(smallPool);
+  EXPECT_EQ(uniformStats.getString("initial_design"),
+            std::optional<llvm::StringRef>("uniform"));
+  EXPECT_FALSE(uniformStats.getInteger("initial_model_picks"));
+  EXPECT_EQ(uniformStats.getInteger("model_candidates"),
+            std::optional<int64_t>(int64_t(mctsList.size())));
+  smallPool["model-candidates"] = "0";
+  auto [none, noneStats] = runBo(smallPool);
+  EXPECT_EQ(noneStats.getInteger("model_candidates"),
+            std::optional<int64_t>(0));
+  ASSERT_TRUE(uniform.best && none.best);
+  EXPECT_DOUBLE_EQ(uniform.best->value, 31.5);
+  EXPECT_LT(none.best->value, 31.5);
+  // Without a tree (a user's space) the design stays uniform.
+  problem.tree = nullptr;
+  auto [flat, flatStats] = runBo({});
+  EXPECT_EQ(flatStats.getString("initial_design"),
+            std::optional<llvm::StringRef>("uniform"));
+}
+
 TEST(Search, TheRegistryBuildsEveryStrategyAndSaysWhatIsMissing) {
   Space space = matmulSpace();
   llvm::Expected<ChainOfTrees> chain = ChainOfTrees::build(space);
