@@ -760,7 +760,10 @@ CostModel::predict(const ProgramFeatures &reference,
     return n.isPreparedForInference();
   });
   std::vector<Network<float>::Matrix> referencePre;
-  Network<float>::Workspace workspace;
+  // One workspace per thread, kept across calls: a search scores its
+  // candidates in many calls, and fresh buffers each time cost their
+  // allocation and the first touch of every page.
+  static thread_local Network<float>::Workspace workspace;
   if (prepared && !schedules.empty())
     for (const Network<float> &network : impl->networks)
       referencePre.push_back(network.referencePreActivations(reference));

@@ -738,8 +738,11 @@ Network<T>::Workspace::get(size_t slot, Eigen::Index rows, Eigen::Index cols) {
   if (buffers.size() <= slot)
     buffers.resize(slot + 1); // Moves the vectors, not their elements.
   auto &buffer = buffers[slot];
-  if (buffer.size() < size_t(rows * cols))
-    buffer.resize(size_t(rows * cols));
+  if (buffer.size() < size_t(rows * cols)) {
+    // Nothing to keep: grow without copying the old values.
+    buffer.clear();
+    buffer.resize(std::max(size_t(rows * cols), 2 * buffer.capacity()));
+  }
   return MatrixMap(buffer.data(), rows, cols);
 }
 

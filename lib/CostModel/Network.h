@@ -258,6 +258,16 @@ public:
       void deallocate(U *p, size_t) {
         ::operator delete(p, std::align_val_t(kAlignment));
       }
+      /// Elements are default-initialized: a buffer's old values are
+      /// unspecified anyway, and zero-filling a grown buffer cost a pass
+      /// over its memory (and its pages' first faults) per growth.
+      template <typename V, typename... Args>
+      void construct(V *p, Args &&...args) {
+        if constexpr (sizeof...(Args) == 0)
+          ::new (static_cast<void *>(p)) V;
+        else
+          ::new (static_cast<void *>(p)) V(std::forward<Args>(args)...);
+      }
       bool operator==(const Allocator &) const { return true; }
       bool operator!=(const Allocator &) const { return false; }
     };
