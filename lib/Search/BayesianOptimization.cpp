@@ -498,7 +498,8 @@ public:
     stats["initial_design"] = stringifyInitialDesign(design).str();
     if (design != InitialDesign::Uniform)
       stats["initial_model_picks"] = int64_t(modelPicks);
-    if (modelTop)
+    // Where the list applies (a model prior on a program's space).
+    if (modelTop && usePrior && problem.tree)
       stats["model_candidates"] = int64_t(modelTop->size());
     if (options.trustRegion) {
       stats["trust_region_radius"] = int64_t(radius);

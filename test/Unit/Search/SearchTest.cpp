@@ -547,6 +547,7 @@ TEST(Search, BoOpensWithTheModelsTreeSearchList) {
   auto [flat, flatStats] = runBo({});
   EXPECT_EQ(flatStats.getString("initial_design"),
             std::optional<llvm::StringRef>("uniform"));
+  EXPECT_FALSE(flatStats.getInteger("model_candidates"));
 }
 
 TEST(Search, TheRegistryBuildsEveryStrategyAndSaysWhatIsMissing) {
