@@ -99,6 +99,15 @@ std::optional<Acquisition> tuner::parseAcquisition(llvm::StringRef text) {
   return std::nullopt;
 }
 
+/// The design stringifyInitialDesign names `text`.
+static std::optional<InitialDesign> parseInitialDesign(llvm::StringRef text) {
+  for (InitialDesign design :
+       {InitialDesign::Uniform, InitialDesign::Mixed, InitialDesign::Model})
+    if (text == stringifyInitialDesign(design))
+      return design;
+  return std::nullopt;
+}
+
 static const StrategySetting kBayesianSettings[] = {
     {"initial", "uniform samples before the model proposes, beside the "
                 "problem's seeds (default: parameters + 1, at most max(5, "
@@ -242,13 +251,8 @@ tuner::parseBayesianOptions(const StrategyOptions &strategyOptions) {
     } else if (key == "model-prior") {
       error = assign(options.modelPrior, readBool(key, value));
     } else if (key == "initial-design") {
-      if (value == "uniform")
-        options.initialDesign = InitialDesign::Uniform;
-      else if (value == "mixed")
-        options.initialDesign = InitialDesign::Mixed;
-      else if (value == "model")
-        options.initialDesign = InitialDesign::Model;
-      else
+      options.initialDesign = parseInitialDesign(value);
+      if (!options.initialDesign)
         error = badValue(key, value, "one of uniform, mixed, model");
     } else if (key == "model-candidates") {
       error = assign(options.modelCandidates, readCount(key, value, 0));

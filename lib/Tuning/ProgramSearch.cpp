@@ -23,7 +23,9 @@ ProgramSearch::create(const ProgramTree &tree, const Space &space,
   if (!info->needsTree && !info->usesModel)
     return std::move(search);
 
-  if (info->needsTree || info->usesModel) {
+  // A strategy that only uses a model (bo's tree search over it) wants the
+  // tree too, except on a GPU space, which the model does not describe.
+  if (info->needsTree || (info->usesModel && !isGpuSpace(space))) {
     llvm::Expected<DecisionTree> decisions = DecisionTree::build(space);
     if (decisions) {
       search->decisions.emplace(std::move(*decisions));
@@ -31,8 +33,7 @@ ProgramSearch::create(const ProgramTree &tree, const Space &space,
       return llvm::createStringError("cannot build the search tree: " +
                                      llvm::toString(decisions.takeError()));
     } else {
-      // A strategy that only uses a model (bo's tree search over it) goes
-      // on without the tree.
+      // It goes on without the tree.
       llvm::consumeError(decisions.takeError());
     }
   }
