@@ -28,6 +28,7 @@
 
 #include <cmath>
 #include <map>
+#include <optional>
 
 using namespace tuner;
 namespace json = llvm::json;
@@ -714,21 +715,19 @@ CostModel::predict(const ProgramFeatures &reference,
   return predict(reference, referenceScores(reference), schedules);
 }
 
-/// Calls fn(batch, indices) for batches of `schedules` that share one tree
-/// shape (at most kMaxBatch each, in order of first appearance), `indices`
-/// saying where each schedule of the batch is in `schedules`.
-static void forEachBatch(
-    llvm::ArrayRef<ProgramFeatures> schedules,
-    llvm::function_ref<void(llvm::ArrayRef<const ProgramFeatures *>,
-                            llvm::ArrayRef<size_t>)>
-        fn) {
-  // Groups of schedules with the same tree, in order of first appearance.
+/// Calls fn(indices) for batches of items 0 .. n - 1 whose trees
+/// (treeOf) share one shape: at most kMaxBatch each, the groups in order of
+/// first appearance, each in order. treeOf is called only before fn is.
+static void forEachTreeBatch(
+    size_t n, llvm::function_ref<const FeatureTree &(size_t)> treeOf,
+    llvm::function_ref<void(llvm::ArrayRef<size_t>)> fn) {
+  // Groups of items with the same tree, in order of first appearance.
   std::map<uint64_t, std::vector<std::vector<size_t>>> byHash;
-  for (size_t i = 0; i < schedules.size(); ++i) {
-    const FeatureTree &tree = schedules[i].tree;
+  for (size_t i = 0; i < n; ++i) {
+    const FeatureTree &tree = treeOf(i);
     std::vector<std::vector<size_t>> &candidates = byHash[tree.hash()];
     auto it = llvm::find_if(candidates, [&](const std::vector<size_t> &group) {
-      return sameTree(schedules[group.front()].tree, tree);
+      return sameTree(treeOf(group.front()), tree);
     });
     if (it == candidates.end()) {
       candidates.push_back({i});
@@ -738,15 +737,99 @@ static void forEachBatch(
   }
   for (auto &[hash, candidates] : byHash)
     for (std::vector<size_t> &group : candidates)
-      for (size_t start = 0; start < group.size(); start += kMaxBatch) {
-        llvm::ArrayRef<size_t> indices = llvm::ArrayRef(group).slice(
-            start, std::min(group.size() - start, kMaxBatch));
-        std::vector<const ProgramFeatures *> batch;
+      for (size_t start = 0; start < group.size(); start += kMaxBatch)
+        fn(llvm::ArrayRef(group).slice(
+            start, std::min(group.size() - start, kMaxBatch)));
+}
+
+/// Calls fn(batch, indices) for batches of `schedules` that share one tree
+/// shape (forEachTreeBatch), `indices` saying where each schedule of the
+/// batch is in `schedules`.
+static void forEachBatch(
+    llvm::ArrayRef<ProgramFeatures> schedules,
+    llvm::function_ref<void(llvm::ArrayRef<const ProgramFeatures *>,
+                            llvm::ArrayRef<size_t>)>
+        fn) {
+  std::vector<const ProgramFeatures *> batch;
+  forEachTreeBatch(
+      schedules.size(),
+      [&](size_t i) -> const FeatureTree & { return schedules[i].tree; },
+      [&](llvm::ArrayRef<size_t> indices) {
+        batch.clear();
         for (size_t i : indices)
           batch.push_back(&schedules[i]);
         fn(batch, indices);
-      }
+      });
 }
+
+/// The networks' part of scoring schedules of one program: what every batch
+/// shares (the reference's scores and first-layer pre-activations), and per
+/// batch each network's log speedup.
+class CostModel::BatchScorer {
+public:
+  BatchScorer(const CostModel &model, const ProgramFeatures &reference,
+              llvm::ArrayRef<float> referenceLogits)
+      : model(model), reference(reference), referenceLogits(referenceLogits),
+        // Prepared networks (every loaded or trained model) compute each
+        // distinct subtree of a batch once; the others take the training's
+        // forward pass.
+        prepared(llvm::all_of(model.impl->networks,
+                              [](const Network<float> &n) {
+                                return n.isPreparedForInference();
+                              })) {}
+
+  /// Whether the networks compute each distinct subtree of a batch once
+  /// (addLogSpeedups of an InferenceBatch).
+  bool isPrepared() const { return prepared; }
+
+  /// Adds each network's log speedup of batch[k] (schedules of one tree
+  /// shape) to logSum[indices[k]].
+  void addLogSpeedups(llvm::ArrayRef<const ProgramFeatures *> batch,
+                      llvm::ArrayRef<size_t> indices,
+                      llvm::MutableArrayRef<double> logSum) {
+    if (prepared) {
+      addLogSpeedups(InferenceBatch(reference, batch), indices, logSum);
+      return;
+    }
+    Network<float>::Matrix inputs = Network<float>::packInputs(batch);
+    for (auto [i, network] : llvm::enumerate(model.impl->networks))
+      add(i, network.forwardLogits(batch.front()->tree, inputs, batch.size()),
+          indices, logSum);
+  }
+  /// The same for prepared networks, the batch's distinct subtrees given.
+  void addLogSpeedups(const InferenceBatch &distinct,
+                      llvm::ArrayRef<size_t> indices,
+                      llvm::MutableArrayRef<double> logSum) {
+    assert(prepared && "the networks are not prepared for inference");
+    // One workspace per thread, kept across calls: a search scores its
+    // candidates in many calls, and fresh buffers each time cost their
+    // allocation and the first touch of every page.
+    static thread_local Network<float>::Workspace workspace;
+    if (referencePre.empty())
+      for (const Network<float> &network : model.impl->networks)
+        referencePre.push_back(network.referencePreActivations(reference));
+    for (auto [i, network] : llvm::enumerate(model.impl->networks))
+      add(i, network.inferLogits(distinct, referencePre[i], workspace),
+          indices, logSum);
+  }
+
+private:
+  const CostModel &model;
+  const ProgramFeatures &reference;
+  llvm::ArrayRef<float> referenceLogits;
+  bool prepared;
+  std::vector<Network<float>::Matrix> referencePre;
+
+  /// Adds network i's log speedups of a batch, from its logits.
+  void add(size_t i, const Network<float>::Matrix &logits,
+           llvm::ArrayRef<size_t> indices,
+           llvm::MutableArrayRef<double> logSum) const {
+    Network<float>::Matrix predictions =
+        Network<float>::relativeSpeedups(logits, referenceLogits[i]);
+    for (auto [k, index] : llvm::enumerate(indices))
+      logSum[index] += std::log(double(predictions(0, k)));
+  }
+};
 
 std::vector<double>
 CostModel::predict(const ProgramFeatures &reference,
@@ -754,38 +837,10 @@ CostModel::predict(const ProgramFeatures &reference,
                    llvm::ArrayRef<ProgramFeatures> schedules) const {
   // Sums of the members' log relative speedups, then their mean's exp.
   std::vector<double> logSum(schedules.size(), 0);
-  // Prepared networks (every loaded or trained model) compute each distinct
-  // subtree of a batch once; the others take the training's forward pass.
-  bool prepared = llvm::all_of(impl->networks, [](const Network<float> &n) {
-    return n.isPreparedForInference();
-  });
-  std::vector<Network<float>::Matrix> referencePre;
-  // One workspace per thread, kept across calls: a search scores its
-  // candidates in many calls, and fresh buffers each time cost their
-  // allocation and the first touch of every page.
-  static thread_local Network<float>::Workspace workspace;
-  if (prepared && !schedules.empty())
-    for (const Network<float> &network : impl->networks)
-      referencePre.push_back(network.referencePreActivations(reference));
+  BatchScorer scorer(*this, reference, referenceLogits);
   forEachBatch(schedules, [&](llvm::ArrayRef<const ProgramFeatures *> batch,
                               llvm::ArrayRef<size_t> indices) {
-    std::optional<InferenceBatch> distinct;
-    Network<float>::Matrix inputs;
-    if (prepared)
-      distinct.emplace(reference, batch);
-    else
-      inputs = Network<float>::packInputs(batch);
-    for (auto [i, network] : llvm::enumerate(impl->networks)) {
-      Network<float>::Matrix logits =
-          prepared ? network.inferLogits(*distinct, referencePre[i],
-                                               workspace)
-                   : network.forwardLogits(batch.front()->tree, inputs,
-                                           batch.size());
-      Network<float>::Matrix predictions =
-          Network<float>::relativeSpeedups(logits, referenceLogits[i]);
-      for (auto [k, index] : llvm::enumerate(indices))
-        logSum[index] += std::log(double(predictions(0, k)));
-    }
+    scorer.addLogSpeedups(batch, indices, logSum);
   });
   if (impl->trees)
     impl->trees->addLogSpeedups(referenceLogits.drop_front(
@@ -877,10 +932,111 @@ CostModel::ProgramPredictor::extract(llvm::ArrayRef<Config> configs) const {
 
 llvm::Expected<std::vector<double>>
 CostModel::ProgramPredictor::predict(llvm::ArrayRef<Config> configs) const {
-  llvm::Expected<std::vector<ProgramFeatures>> schedules = extract(configs);
-  if (!schedules)
-    return schedules.takeError();
-  return model.predict(*reference, referenceScores, *schedules);
+  // The same batches, and so the same predictions, as model.predict on
+  // extract(configs); but each config's computation vectors are kept only
+  // as their differences from the untransformed schedule's (the keys of
+  // InferenceBatch::appendKeys), taken while they are in cache: all the
+  // vectors at once took megabytes per thousand candidates, written and
+  // read back from memory, and the first touch of every page.
+  size_t n = configs.size();
+  unsigned computations = reference->tree.numComputations;
+  std::vector<FeatureTree> trees(n);
+  // Config i's computation c: keys[keyStart[j] .. keyStart[j + 1]) at
+  // j = i * computations + c.
+  std::vector<uint32_t> keys;
+  std::vector<size_t> keyStart;
+  keyStart.reserve(n * computations + 1);
+  static thread_local std::vector<float> values;
+  for (auto [i, config] : llvm::enumerate(configs)) {
+    std::shared_ptr<const SchedulePlan> cached;
+    std::optional<SchedulePlan> planned;
+    if (plans) {
+      llvm::Expected<std::shared_ptr<const SchedulePlan>> plan =
+          plans->get(config);
+      if (!plan)
+        return error("config " + llvm::Twine(i) + ": " +
+                     llvm::toString(plan.takeError()));
+      cached = std::move(*plan);
+    } else {
+      llvm::Expected<SchedulePlan> plan =
+          planSchedule(extractor.getTree(), space, config);
+      if (!plan)
+        return error("config " + llvm::Twine(i) + ": " +
+                     llvm::toString(plan.takeError()));
+      planned = std::move(*plan);
+    }
+    const SchedulePlan &plan = cached ? *cached : *planned;
+    trees[i] = extractor.extractTree(plan);
+    extractor.extractValues(plan, values);
+    InferenceBatch::appendKeys(*reference, values, computations, keys,
+                               keyStart);
+  }
+  keyStart.push_back(keys.size());
+  auto keysOf = [&](size_t i, unsigned c) {
+    size_t j = i * computations + c;
+    return llvm::ArrayRef(keys).slice(keyStart[j],
+                                      keyStart[j + 1] - keyStart[j]);
+  };
+
+  const Impl &impl = model.getImpl();
+  std::vector<double> logSum(n, 0);
+  BatchScorer scorer(model, *reference, referenceScores);
+  // Dense vectors only for what reads them: unprepared networks and trees.
+  bool dense = !scorer.isPrepared() || impl.trees;
+  static thread_local std::vector<ProgramFeatures> pool;
+  std::vector<const ProgramFeatures *> batch;
+  std::vector<llvm::ArrayRef<uint32_t>> batchKeys;
+  std::vector<double> treeSums;
+  forEachTreeBatch(
+      n, [&](size_t i) -> const FeatureTree & { return trees[i]; },
+      [&](llvm::ArrayRef<size_t> indices) {
+        if (scorer.isPrepared()) {
+          batchKeys.clear();
+          for (size_t i : indices)
+            for (unsigned c = 0; c < computations; ++c)
+              batchKeys.push_back(keysOf(i, c));
+          scorer.addLogSpeedups(InferenceBatch(*reference,
+                                               trees[indices.front()],
+                                               indices.size(), batchKeys),
+                                indices, logSum);
+        }
+        if (!dense)
+          return;
+        // The vectors again, from the untransformed schedule's and the
+        // keys (the raw bits of every entry that differs).
+        if (pool.size() < indices.size())
+          pool.resize(indices.size());
+        batch.clear();
+        for (auto [k, i] : llvm::enumerate(indices)) {
+          ProgramFeatures &features = pool[k];
+          features.tree = std::move(trees[i]);
+          features.values.assign(reference->values.begin(),
+                                 reference->values.end());
+          for (unsigned c = 0; c < computations; ++c) {
+            llvm::ArrayRef<uint32_t> key = keysOf(i, c);
+            float *v = features.values.data() +
+                       size_t(c) * features::kNumFeatures;
+            for (size_t e = 1; e + 1 < key.size(); e += 2)
+              v[key[e]] = llvm::bit_cast<float>(key[e + 1]);
+          }
+          batch.push_back(&features);
+        }
+        if (!scorer.isPrepared())
+          scorer.addLogSpeedups(batch, indices, logSum);
+        if (!impl.trees)
+          return;
+        treeSums.assign(indices.size(), 0);
+        impl.trees->addLogSpeedups(
+            llvm::ArrayRef(referenceScores).drop_front(impl.networks.size()),
+            llvm::ArrayRef(pool).take_front(indices.size()), treeSums);
+        for (auto [k, i] : llvm::enumerate(indices))
+          logSum[i] += treeSums[k];
+      });
+  std::vector<double> result(n);
+  double members = double(impl.networks.size() + (impl.trees ? 1 : 0));
+  for (auto [speedup, sum] : llvm::zip(result, logSum))
+    speedup = std::exp(sum / members);
+  return result;
 }
 
 llvm::Expected<std::vector<std::vector<float>>>

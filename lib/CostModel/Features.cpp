@@ -754,12 +754,17 @@ void FeatureExtractor::deriveScheduleFeatures(
   }
 }
 
+void FeatureExtractor::extractValues(const SchedulePlan &plan,
+                                     std::vector<float> &values) const {
+  values.assign(base.begin(), base.end());
+  tagLoops(plan, values);
+  deriveScheduleFeatures(plan, values);
+}
+
 ProgramFeatures FeatureExtractor::extract(const SchedulePlan &plan) const {
   ProgramFeatures result;
   result.tree = buildTree(plan);
-  result.values = base;
-  tagLoops(plan, result.values);
-  deriveScheduleFeatures(plan, result.values);
+  extractValues(plan, result.values);
   return result;
 }
 

@@ -586,52 +586,76 @@ void Network<T>::backwardLogits(const FeatureTree &tree, const Tape &tape,
 // Inference on distinct subtrees
 //===----------------------------------------------------------------------===//
 
+void InferenceBatch::appendKeys(const ProgramFeatures &reference,
+                                llvm::ArrayRef<float> values,
+                                unsigned computations,
+                                std::vector<uint32_t> &keys,
+                                std::vector<size_t> &keyStart) {
+  constexpr unsigned f = features::kNumFeatures;
+  constexpr unsigned chunk = 16;
+  assert(values.size() == size_t(computations) * f &&
+         reference.values.size() == values.size() && "not one program's");
+  for (unsigned c = 0; c < computations; ++c) {
+    keyStart.push_back(keys.size());
+    keys.push_back(c);
+    const float *x = values.data() + size_t(c) * f;
+    const float *r = reference.values.data() + size_t(c) * f;
+    auto scan = [&](unsigned begin, unsigned end) {
+      for (unsigned i = begin; i < end; ++i)
+        if (llvm::bit_cast<uint32_t>(x[i]) != llvm::bit_cast<uint32_t>(r[i])) {
+          keys.push_back(i);
+          keys.push_back(llvm::bit_cast<uint32_t>(x[i]));
+        }
+    };
+    // Most of a vector equals the reference's: compare chunks of bits
+    // (vectorized) and look into the chunks that differ.
+    unsigned i = 0;
+    for (; i + chunk <= f; i += chunk) {
+      uint32_t xs[chunk], rs[chunk], differs = 0;
+      std::memcpy(xs, x + i, sizeof(xs));
+      std::memcpy(rs, r + i, sizeof(rs));
+      for (unsigned k = 0; k < chunk; ++k)
+        differs |= xs[k] ^ rs[k];
+      if (differs)
+        scan(i, i + chunk);
+    }
+    scan(i, f);
+  }
+}
+
 InferenceBatch::InferenceBatch(const ProgramFeatures &reference,
                                llvm::ArrayRef<const ProgramFeatures *> schedules)
     : tree(&schedules.front()->tree) {
-  constexpr unsigned f = features::kNumFeatures;
-  constexpr unsigned chunk = 16;
-  size_t samples = schedules.size();
+  // Every computation vector of every schedule as a key.
   unsigned computations = tree->numComputations;
-
-  // Every computation vector of every schedule as a key: its computation,
-  // then (index, raw bits) where it differs from the reference's.
   std::vector<uint32_t> keys;
-  keys.reserve(samples * computations * 32);
+  keys.reserve(schedules.size() * computations * 32);
   std::vector<size_t> keyStart;
-  keyStart.reserve(samples * computations + 1);
+  keyStart.reserve(schedules.size() * computations + 1);
   for (const ProgramFeatures *schedule : schedules)
-    for (unsigned c = 0; c < computations; ++c) {
-      keyStart.push_back(keys.size());
-      keys.push_back(c);
-      const float *x = schedule->values.data() + size_t(c) * f;
-      const float *r = reference.values.data() + size_t(c) * f;
-      auto scan = [&](unsigned begin, unsigned end) {
-        for (unsigned i = begin; i < end; ++i)
-          if (llvm::bit_cast<uint32_t>(x[i]) != llvm::bit_cast<uint32_t>(r[i])) {
-            keys.push_back(i);
-            keys.push_back(llvm::bit_cast<uint32_t>(x[i]));
-          }
-      };
-      // Most of a vector equals the reference's: compare chunks of bits
-      // (vectorized) and look into the chunks that differ.
-      unsigned i = 0;
-      for (; i + chunk <= f; i += chunk) {
-        uint32_t xs[chunk], rs[chunk], differs = 0;
-        std::memcpy(xs, x + i, sizeof(xs));
-        std::memcpy(rs, r + i, sizeof(rs));
-        for (unsigned k = 0; k < chunk; ++k)
-          differs |= xs[k] ^ rs[k];
-        if (differs)
-          scan(i, i + chunk);
-      }
-      scan(i, f);
-    }
+    appendKeys(reference, schedule->values, computations, keys, keyStart);
   keyStart.push_back(keys.size());
-  auto keyOf = [&](size_t column) {
-    return llvm::ArrayRef<uint32_t>(keys.data() + keyStart[column],
-                                    keys.data() + keyStart[column + 1]);
-  };
+  std::vector<llvm::ArrayRef<uint32_t>> columnKeys;
+  columnKeys.reserve(keyStart.size() - 1);
+  for (size_t j = 0; j + 1 < keyStart.size(); ++j)
+    columnKeys.push_back(llvm::ArrayRef(keys).slice(
+        keyStart[j], keyStart[j + 1] - keyStart[j]));
+  build(reference, schedules.size(), columnKeys);
+}
+
+InferenceBatch::InferenceBatch(const ProgramFeatures &reference,
+                               const FeatureTree &tree, size_t samples,
+                               llvm::ArrayRef<llvm::ArrayRef<uint32_t>> keys)
+    : tree(&tree) {
+  build(reference, samples, keys);
+}
+
+void InferenceBatch::build(const ProgramFeatures &reference, size_t samples,
+                           llvm::ArrayRef<llvm::ArrayRef<uint32_t>> keys) {
+  constexpr unsigned f = features::kNumFeatures;
+  unsigned computations = tree->numComputations;
+  assert(keys.size() == samples * computations && "keys of whole schedules");
+  auto keyOf = [&](size_t column) { return keys[column]; };
 
   // The distinct computation vectors, with their transformed differences.
   std::vector<unsigned> columnOf(samples * computations);

@@ -44,6 +44,23 @@ public:
   InferenceBatch(const ProgramFeatures &reference,
                  llvm::ArrayRef<const ProgramFeatures *> schedules);
 
+  /// What a schedule's computation vectors are as differences from the
+  /// reference's: per computation c, the key c, then (index, raw bits of
+  /// the value) for every entry that differs, appended to `keys` (the
+  /// computations' keys in order, each starting where the previous ended;
+  /// their starts appended to `keyStart`). `values` and `reference.values`
+  /// hold `computations` vectors each.
+  static void appendKeys(const ProgramFeatures &reference,
+                         llvm::ArrayRef<float> values, unsigned computations,
+                         std::vector<uint32_t> &keys,
+                         std::vector<size_t> &keyStart);
+  /// The batch of `samples` schedules of one tree shape, `tree`, whose
+  /// computation vectors' keys (appendKeys) are keys[b * computations + c]
+  /// for schedule b's computation c.
+  InferenceBatch(const ProgramFeatures &reference, const FeatureTree &tree,
+                 size_t samples,
+                 llvm::ArrayRef<llvm::ArrayRef<uint32_t>> keys);
+
   const FeatureTree &getTree() const { return *tree; }
   size_t size() const { return sampleRoot.size(); }
 
@@ -72,6 +89,8 @@ public:
   std::vector<unsigned> sampleRoot;
 
 private:
+  void build(const ProgramFeatures &reference, size_t samples,
+             llvm::ArrayRef<llvm::ArrayRef<uint32_t>> keys);
   const FeatureTree *tree;
 };
 

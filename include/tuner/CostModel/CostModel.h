@@ -272,6 +272,8 @@ private:
   std::vector<double> predict(const ProgramFeatures &reference,
                               llvm::ArrayRef<float> referenceLogits,
                               llvm::ArrayRef<ProgramFeatures> schedules) const;
+  /// Scores batches of schedules of one program that share a tree shape.
+  class BatchScorer;
 
   std::shared_ptr<const Impl> impl;
 };

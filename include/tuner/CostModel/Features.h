@@ -159,6 +159,14 @@ public:
   /// Plans `config` (see planSchedule) and extracts its features.
   llvm::Expected<ProgramFeatures> extract(const Space &space,
                                           const Config &config) const;
+  /// extract(plan) in two parts, for callers that group schedules by tree
+  /// shape before they need the vectors: the tree of `plan`, and its
+  /// computation vectors written into `values` (whose storage is reused).
+  FeatureTree extractTree(const SchedulePlan &plan) const {
+    return buildTree(plan);
+  }
+  void extractValues(const SchedulePlan &plan,
+                     std::vector<float> &values) const;
 
   const ProgramTree &getTree() const { return tree; }
 

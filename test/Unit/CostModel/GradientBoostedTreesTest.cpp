@@ -1,6 +1,7 @@
 //===- GradientBoostedTreesTest.cpp - The tree baseline -------------------===//
 
 #include "tuner/CostModel/GradientBoostedTrees.h"
+#include "tuner/CostModel/Features.h"
 #include "tuner/CostModel/Training.h"
 
 #include "TestPrograms.h"
@@ -200,6 +201,25 @@ TEST_P(TreeTrainingTest, RanksAMonotoneFeatureOnHeldOutPrograms) {
   ASSERT_TRUE(bool(predictions)) << llvm::toString(predictions.takeError());
   EXPECT_EQ((*predictions)[0], 1.0);
   EXPECT_LT((*predictions)[1], (*predictions)[2]);
+  // The predictor, which extracts a batch at a time, predicts what the
+  // model predicts of the extracted schedules, over several batches.
+  std::vector<Config> configs;
+  for (const SampleRecord &sample : dataset.samples)
+    if (sample.programId == program.id)
+      configs.push_back(sample.config);
+  while (configs.size() < 1100)
+    configs.push_back(configs[configs.size() % 7]);
+  FeatureExtractor extractor =
+      cantFail(FeatureExtractor::create(program.tree));
+  std::vector<ProgramFeatures> schedules;
+  for (const Config &config : configs)
+    schedules.push_back(cantFail(extractor.extract(program.space, config)));
+  llvm::Expected<std::vector<double>> fromConfigs = predictor->predict(configs);
+  ASSERT_TRUE(bool(fromConfigs)) << llvm::toString(fromConfigs.takeError());
+  EXPECT_TRUE(*fromConfigs ==
+              model->predict(cantFail(extractor.extract(
+                                 program.space, program.space.defaultConfig())),
+                             schedules));
 
   // Deterministic for a seed; with the squared error whatever XGBoost's
   // thread count (rank:pairwise samples its pairs per thread).

@@ -16,6 +16,7 @@
 #include "TestPrograms.h"
 
 #include "tuner/CostModel/Dataset.h"
+#include "tuner/Schedule/SchedulePlan.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -245,6 +246,22 @@ TEST_P(InferenceModelKind, PredictionsAgreeWithForwardOnPrograms) {
         model.predict(c.tree, space, configs);
     ASSERT_TRUE(bool(fromConfigs)) << llvm::toString(fromConfigs.takeError());
     ASSERT_EQ(batched.size(), configs.size());
+    // The predictor extracts one batch at a time into reused buffers (the
+    // cases run one after another: programs of 2, 3 and 1 computations),
+    // with plans of its own or a cache's, and forms the same batches:
+    // exactly the same predictions.
+    PlanCache plans(c.tree, space);
+    llvm::Expected<CostModel::ProgramPredictor> cachedPredictor =
+        model.forProgram(c.tree, space);
+    ASSERT_TRUE(bool(cachedPredictor));
+    cachedPredictor->usePlans(plans);
+    for (int call = 0; call < 2; ++call) {
+      llvm::Expected<std::vector<double>> cached =
+          cachedPredictor->predict(configs);
+      ASSERT_TRUE(bool(cached)) << llvm::toString(cached.takeError());
+      EXPECT_TRUE(*cached == batched) << "call " << call;
+    }
+    EXPECT_TRUE(*fromConfigs == batched);
     for (size_t i = 0; i < configs.size(); ++i) {
       double logSum = 0;
       for (const Network<float> &network : impl->networks)
