@@ -176,6 +176,8 @@ llvm::json::Value tuner::toJSON(const SampleRecord &sample,
                             {"message", sample.message}};
   if (sample.foreignLoad >= 0)
     object["foreign_load"] = sample.foreignLoad;
+  if (sample.generationSeconds >= 0)
+    object["generation_seconds"] = sample.generationSeconds;
   return object;
 }
 
@@ -202,6 +204,10 @@ tuner::sampleFromJSON(const llvm::json::Value &json, const Space &space) {
     return std::move(error);
   if (object->get("foreign_load"))
     if (llvm::Error error = named.seconds("foreign_load", sample.foreignLoad))
+      return std::move(error);
+  if (object->get("generation_seconds"))
+    if (llvm::Error error =
+            named.seconds("generation_seconds", sample.generationSeconds))
       return std::move(error);
   if (sample.status == Status::Ok &&
       (sample.speedup <= 0 || sample.medianSeconds <= 0))

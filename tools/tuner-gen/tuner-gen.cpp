@@ -267,9 +267,11 @@ private:
         << "s" << seed.getValue() << "-p" << llvm::format("%06u", index);
     return id;
   }
-  /// Writes the sample of `observation` to the dataset.
+  /// Writes the sample of `observation` to the dataset, which cost
+  /// `generationSeconds` to make (SampleRecord::generationSeconds).
   llvm::Error record(DatasetWriter &writer, const std::string &id,
-                     const Space &space, const Observation &observation);
+                     const Space &space, const Observation &observation,
+                     double generationSeconds);
 
   MLIRContext &context;
   const DialectRegistry &registry;
@@ -357,10 +359,14 @@ private:
 /// already recorded were left out of the list beforehand).
 class DatasetRecorder : public Recorder {
 public:
+  /// `programStart`: when the run began to work on the program; `samples`:
+  /// how many it measures (one batch).
   DatasetRecorder(Generation &generation, DatasetWriter &writer,
-                  std::string id, const Space &space)
+                  std::string id, const Space &space,
+                  std::chrono::steady_clock::time_point programStart,
+                  size_t samples)
       : generation(generation), writer(writer), id(std::move(id)),
-        space(space) {}
+        space(space), programStart(programStart), samples(samples) {}
 
   std::optional<Observation> recall(const Config &) override {
     return std::nullopt;
@@ -368,7 +374,15 @@ public:
   void record(const Observation &observation) override {
     if (database)
       database->record(observation);
-    if (llvm::Error error = generation.record(writer, id, space, observation))
+    // The program's samples are measured in one batch and recorded when it
+    // is done: each costs the time so far over the batch's samples.
+    if (perSample < 0)
+      perSample = std::chrono::duration<double>(
+                      std::chrono::steady_clock::now() - programStart)
+                      .count() /
+                  double(std::max<size_t>(1, samples));
+    if (llvm::Error error =
+            generation.record(writer, id, space, observation, perSample))
       noteError(llvm::toString(std::move(error)));
   }
   /// Records every outcome in a tuning database too.
@@ -379,6 +393,9 @@ private:
   DatasetWriter &writer;
   std::string id;
   const Space &space;
+  std::chrono::steady_clock::time_point programStart;
+  size_t samples;
+  double perSample = -1;
   DatabaseRecorder *database = nullptr;
 };
 
@@ -413,11 +430,13 @@ llvm::Error Generation::resume(llvm::StringRef folder, llvm::StringRef suffix) {
 
 llvm::Error Generation::record(DatasetWriter &writer, const std::string &id,
                                const Space &space,
-                               const Observation &observation) {
+                               const Observation &observation,
+                               double generationSeconds) {
   SampleRecord sample;
   sample.programId = id;
   sample.config = observation.config;
   sample.status = observation.status;
+  sample.generationSeconds = generationSeconds;
   if (observation.ok()) {
     sample.speedup = observation.value;
     sample.medianSeconds = observation.medianSeconds;
@@ -568,7 +587,8 @@ llvm::Error Generation::runProgram(unsigned index, DatasetWriter &writer,
   GeneratedProgramEvaluator evaluator(**module, registry, program->mlir,
                                       *tree, *space, **measurer,
                                       applySeconds);
-  DatasetRecorder recorder(*this, writer, id, *space);
+  DatasetRecorder recorder(*this, writer, id, *space, prepareStart,
+                           todo.size());
   std::unique_ptr<Strategy> configsInOrder = createListSearch(todo);
   std::optional<DatabaseRecorder> databaseRecorder;
   if (database) {
@@ -679,6 +699,20 @@ int printStats() {
       "program\n",
       outputDir, dataset->programs.size(), dataset->samples.size(),
       parts.empty() ? "none" : llvm::join(parts, ", "), fewest, most);
+  // What the samples cost to make, where their generator recorded it.
+  double seconds = 0;
+  size_t costed = 0;
+  for (const SampleRecord &sample : dataset->samples)
+    if (sample.generationSeconds >= 0) {
+      seconds += sample.generationSeconds;
+      ++costed;
+    }
+  llvm::outs() << llvm::formatv(
+      "{0}: generation time {1:f2} hours for {2} samples ({3:f0} samples per "
+      "hour); {4} samples without one (recorded by an older tuner-gen)\n",
+      outputDir, seconds / 3600, costed,
+      seconds > 0 ? double(costed) * 3600 / seconds : 0.0,
+      dataset->samples.size() - costed);
   return 0;
 }
 

@@ -17,9 +17,10 @@
 //                     "tree": ProgramTree::toJSON(), "space": Space::toJSON()}
 //   samples*.jsonl:  {"program", "config": Config::toJSON(space), "status",
 //                     "speedup", "median_seconds", "foreign_load"?,
-//                     "message"}
+//                     "generation_seconds"?, "message"}
 // The foreign loads (cores other processes kept busy while the harness
-// timed, see Measurement::foreignLoad) are absent in older datasets.
+// timed, see Measurement::foreignLoad) are absent in older datasets, and so
+// is what a sample cost to make (SampleRecord::generationSeconds).
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,7 +59,14 @@ struct SampleRecord {
   double speedup = 0;       ///< Baseline median / median; 0 unless ok.
   double medianSeconds = 0; ///< 0 unless ok.
   double foreignLoad = -1;  ///< Negative: unknown.
-  std::string message;      ///< Why it failed (shortened); empty if ok.
+  /// The wall time tuner-gen spent to make the sample: everything it did for
+  /// the sample's program in its run (generating it, its space, timing its
+  /// baseline, applying, compiling, timing and verifying the configs), over
+  /// the samples measured for the program in that run. Summed over samples,
+  /// the measurement hours a dataset cost. Negative: unknown (older
+  /// datasets, tuning databases).
+  double generationSeconds = -1;
+  std::string message; ///< Why it failed (shortened); empty if ok.
 };
 
 class Dataset {

@@ -69,6 +69,7 @@ protected:
     record.speedup = ok ? 1.5 : 0;
     record.medianSeconds = ok ? 0.008 : 0;
     record.foreignLoad = ok ? 0.25 : -1;
+    record.generationSeconds = ok ? 1.75 : -1;
     record.message = ok ? "" : "output #0 differs at [3, 1]";
     return record;
   }
@@ -147,6 +148,12 @@ TEST_F(DatasetTest, RoundTrip) {
   EXPECT_EQ(failed.foreignLoad, -1);
   EXPECT_EQ(readText("samples-s0-of-1.jsonl").find("\"foreign_load\":-1"),
             std::string::npos);
+  // The same for what a sample cost to make.
+  EXPECT_EQ(ok.generationSeconds, 1.75);
+  EXPECT_EQ(failed.generationSeconds, -1);
+  EXPECT_EQ(
+      readText("samples-s0-of-1.jsonl").find("\"generation_seconds\":-1"),
+      std::string::npos);
   EXPECT_EQ(failed.speedup, 0);
   EXPECT_EQ(failed.message, "output #0 differs at [3, 1]");
 
@@ -267,6 +274,12 @@ TEST_F(DatasetTest, BadSampleFields) {
   (*noSpeedup.getAsObject())["speedup"] = 0;
   EXPECT_NE(sampleError(noSpeedup).find("needs a positive speedup"),
             std::string::npos);
+  llvm::json::Value negativeCost = good;
+  (*negativeCost.getAsObject())["generation_seconds"] = -2;
+  EXPECT_NE(sampleError(negativeCost)
+                .find("field 'generation_seconds' must be a number >= 0"),
+            std::string::npos)
+      << sampleError(negativeCost);
   llvm::json::Value missing = good;
   missing.getAsObject()->erase("median_seconds");
   EXPECT_NE(sampleError(missing).find("missing field 'median_seconds'"),
