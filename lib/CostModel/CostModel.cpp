@@ -28,7 +28,6 @@
 
 #include <cmath>
 #include <map>
-#include <optional>
 
 using namespace tuner;
 namespace json = llvm::json;
@@ -907,26 +906,37 @@ CostModel::forProgram(const ProgramTree &tree, const Space &space) const {
                           std::move(*reference), std::move(scores));
 }
 
+llvm::Error CostModel::ProgramPredictor::withPlan(
+    size_t i, const Config &config,
+    llvm::function_ref<void(const SchedulePlan &)> fn) const {
+  if (plans) {
+    llvm::Expected<std::shared_ptr<const SchedulePlan>> plan =
+        plans->get(config);
+    if (!plan)
+      return error("config " + llvm::Twine(i) + ": " +
+                   llvm::toString(plan.takeError()));
+    fn(**plan);
+    return llvm::Error::success();
+  }
+  llvm::Expected<SchedulePlan> plan =
+      planSchedule(extractor.getTree(), space, config);
+  if (!plan)
+    return error("config " + llvm::Twine(i) + ": " +
+                 llvm::toString(plan.takeError()));
+  fn(*plan);
+  return llvm::Error::success();
+}
+
 llvm::Expected<std::vector<ProgramFeatures>>
 CostModel::ProgramPredictor::extract(llvm::ArrayRef<Config> configs) const {
   std::vector<ProgramFeatures> schedules;
   schedules.reserve(configs.size());
-  for (auto [i, config] : llvm::enumerate(configs)) {
-    if (plans) {
-      llvm::Expected<std::shared_ptr<const SchedulePlan>> plan =
-          plans->get(config);
-      if (!plan)
-        return error("config " + llvm::Twine(i) + ": " +
-                     llvm::toString(plan.takeError()));
-      schedules.push_back(extractor.extract(**plan));
-      continue;
-    }
-    llvm::Expected<ProgramFeatures> features = extractor.extract(space, config);
-    if (!features)
-      return error("config " + llvm::Twine(i) + ": " +
-                   llvm::toString(features.takeError()));
-    schedules.push_back(std::move(*features));
-  }
+  for (auto [i, config] : llvm::enumerate(configs))
+    if (llvm::Error error =
+            withPlan(i, config, [&](const SchedulePlan &plan) {
+              schedules.push_back(extractor.extract(plan));
+            }))
+      return std::move(error);
   return schedules;
 }
 
@@ -947,30 +957,15 @@ CostModel::ProgramPredictor::predict(llvm::ArrayRef<Config> configs) const {
   std::vector<size_t> keyStart;
   keyStart.reserve(n * computations + 1);
   static thread_local std::vector<float> values;
-  for (auto [i, config] : llvm::enumerate(configs)) {
-    std::shared_ptr<const SchedulePlan> cached;
-    std::optional<SchedulePlan> planned;
-    if (plans) {
-      llvm::Expected<std::shared_ptr<const SchedulePlan>> plan =
-          plans->get(config);
-      if (!plan)
-        return error("config " + llvm::Twine(i) + ": " +
-                     llvm::toString(plan.takeError()));
-      cached = std::move(*plan);
-    } else {
-      llvm::Expected<SchedulePlan> plan =
-          planSchedule(extractor.getTree(), space, config);
-      if (!plan)
-        return error("config " + llvm::Twine(i) + ": " +
-                     llvm::toString(plan.takeError()));
-      planned = std::move(*plan);
-    }
-    const SchedulePlan &plan = cached ? *cached : *planned;
-    trees[i] = extractor.extractTree(plan);
-    extractor.extractValues(plan, values);
-    InferenceBatch::appendKeys(*reference, values, computations, keys,
-                               keyStart);
-  }
+  for (size_t i = 0; i < n; ++i)
+    if (llvm::Error error =
+            withPlan(i, configs[i], [&](const SchedulePlan &plan) {
+              trees[i] = extractor.extractTree(plan);
+              extractor.extractValues(plan, values);
+              InferenceBatch::appendKeys(*reference, values, computations,
+                                         keys, keyStart);
+            }))
+      return std::move(error);
   keyStart.push_back(keys.size());
   auto keysOf = [&](size_t i, unsigned c) {
     size_t j = i * computations + c;

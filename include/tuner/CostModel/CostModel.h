@@ -17,6 +17,7 @@
 
 #include "tuner/CostModel/Features.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 
@@ -220,6 +221,11 @@ public:
     /// The features of `configs`, in order.
     llvm::Expected<std::vector<ProgramFeatures>>
     extract(llvm::ArrayRef<Config> configs) const;
+    /// Calls fn with the plan of `config`, the i-th of a call's: the
+    /// cache's, or planned here. Fails (naming the config) without one.
+    llvm::Error
+    withPlan(size_t i, const Config &config,
+             llvm::function_ref<void(const SchedulePlan &)> fn) const;
     const CostModel &model;
     const Space &space;
     FeatureExtractor extractor;

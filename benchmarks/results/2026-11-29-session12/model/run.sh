@@ -54,3 +54,11 @@ done
     -- --seed 1 --loss log+ranknet --ensemble 4 --jobs 2 \
        --init-from models/cpu-default.model.json --lr 0.001 --epochs 60 --patience 20 \
     > "$out/curve-new.txt"
+
+# The evaluations are committed compressed.
+xz -9f "$out"/heldout-*.json
+for c in old new; do
+  mkdir -p "$out/curve-$c"
+  cp "$work/curve-$c"/eval-*.json "$work/curve-$c"/costs.json "$work/curve-$c"/train-*.log "$out/curve-$c/"
+  xz -9f "$out/curve-$c"/eval-*.json "$out/curve-$c"/train-*.log
+done
