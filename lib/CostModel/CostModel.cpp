@@ -762,31 +762,39 @@ static void forEachBatch(
 }
 
 /// The networks' part of scoring schedules of one program: what every batch
-/// shares (the reference's scores and first-layer pre-activations), and per
-/// batch each network's log speedup.
+/// shares (the reference's scores and first-layer pre-activations), per
+/// batch each network's log speedup, and at the end the model's speedups
+/// from the members' sums.
 class CostModel::BatchScorer {
 public:
+  /// What the networks read of a batch: nothing (there are none), an
+  /// InferenceBatch (each distinct subtree once), or the dense vectors.
+  enum class Input { None, Keys, Dense };
+
   BatchScorer(const CostModel &model, const ProgramFeatures &reference,
               llvm::ArrayRef<float> referenceLogits)
       : model(model), reference(reference), referenceLogits(referenceLogits),
         // Prepared networks (every loaded or trained model) compute each
         // distinct subtree of a batch once; the others take the training's
-        // forward pass.
-        prepared(llvm::all_of(model.impl->networks,
-                              [](const Network<float> &n) {
-                                return n.isPreparedForInference();
-                              })) {}
+        // forward pass. A model of trees alone has no networks to score.
+        input(model.impl->networks.empty() ? Input::None
+              : llvm::all_of(model.impl->networks,
+                             [](const Network<float> &n) {
+                               return n.isPreparedForInference();
+                             })
+                  ? Input::Keys
+                  : Input::Dense) {}
 
-  /// Whether the networks compute each distinct subtree of a batch once
-  /// (addLogSpeedups of an InferenceBatch).
-  bool isPrepared() const { return prepared; }
+  Input reads() const { return input; }
 
   /// Adds each network's log speedup of batch[k] (schedules of one tree
   /// shape) to logSum[indices[k]].
   void addLogSpeedups(llvm::ArrayRef<const ProgramFeatures *> batch,
                       llvm::ArrayRef<size_t> indices,
                       llvm::MutableArrayRef<double> logSum) {
-    if (prepared) {
+    if (input == Input::None)
+      return;
+    if (input == Input::Keys) {
       addLogSpeedups(InferenceBatch(reference, batch), indices, logSum);
       return;
     }
@@ -799,7 +807,7 @@ public:
   void addLogSpeedups(const InferenceBatch &distinct,
                       llvm::ArrayRef<size_t> indices,
                       llvm::MutableArrayRef<double> logSum) {
-    assert(prepared && "the networks are not prepared for inference");
+    assert(input == Input::Keys && "the networks are not prepared");
     // One workspace per thread, kept across calls: a search scores its
     // candidates in many calls, and fresh buffers each time cost their
     // allocation and the first touch of every page.
@@ -812,11 +820,22 @@ public:
           indices, logSum);
   }
 
+  /// The model's speedups from the sums of its members' log speedups (the
+  /// networks', then the trees'): the exp of their mean.
+  std::vector<double> speedups(llvm::ArrayRef<double> logSum) const {
+    const Impl &impl = *model.impl;
+    double members = double(impl.networks.size() + (impl.trees ? 1 : 0));
+    std::vector<double> result(logSum.size());
+    for (auto [speedup, sum] : llvm::zip(result, logSum))
+      speedup = std::exp(sum / members);
+    return result;
+  }
+
 private:
   const CostModel &model;
   const ProgramFeatures &reference;
   llvm::ArrayRef<float> referenceLogits;
-  bool prepared;
+  Input input;
   std::vector<Network<float>::Matrix> referencePre;
 
   /// Adds network i's log speedups of a batch, from its logits.
@@ -845,11 +864,7 @@ CostModel::predict(const ProgramFeatures &reference,
     impl->trees->addLogSpeedups(referenceLogits.drop_front(
                                     impl->networks.size()),
                                 schedules, logSum);
-  std::vector<double> result(schedules.size());
-  double members = double(impl->networks.size() + (impl->trees ? 1 : 0));
-  for (auto [speedup, sum] : llvm::zip(result, logSum))
-    speedup = std::exp(sum / members);
-  return result;
+  return scorer.speedups(logSum);
 }
 
 /// The input of `network`'s last layer for each schedule of `batch` (one
@@ -977,7 +992,8 @@ CostModel::ProgramPredictor::predict(llvm::ArrayRef<Config> configs) const {
   std::vector<double> logSum(n, 0);
   BatchScorer scorer(model, *reference, referenceScores);
   // Dense vectors only for what reads them: unprepared networks and trees.
-  bool dense = !scorer.isPrepared() || impl.trees;
+  using Input = BatchScorer::Input;
+  bool dense = scorer.reads() == Input::Dense || impl.trees;
   static thread_local std::vector<ProgramFeatures> pool;
   std::vector<const ProgramFeatures *> batch;
   std::vector<llvm::ArrayRef<uint32_t>> batchKeys;
@@ -985,7 +1001,7 @@ CostModel::ProgramPredictor::predict(llvm::ArrayRef<Config> configs) const {
   forEachTreeBatch(
       n, [&](size_t i) -> const FeatureTree & { return trees[i]; },
       [&](llvm::ArrayRef<size_t> indices) {
-        if (scorer.isPrepared()) {
+        if (scorer.reads() == Input::Keys) {
           batchKeys.clear();
           for (size_t i : indices)
             for (unsigned c = 0; c < computations; ++c)
@@ -1016,7 +1032,7 @@ CostModel::ProgramPredictor::predict(llvm::ArrayRef<Config> configs) const {
           }
           batch.push_back(&features);
         }
-        if (!scorer.isPrepared())
+        if (scorer.reads() == Input::Dense)
           scorer.addLogSpeedups(batch, indices, logSum);
         if (!impl.trees)
           return;
@@ -1027,11 +1043,7 @@ CostModel::ProgramPredictor::predict(llvm::ArrayRef<Config> configs) const {
         for (auto [k, i] : llvm::enumerate(indices))
           logSum[i] += treeSums[k];
       });
-  std::vector<double> result(n);
-  double members = double(impl.networks.size() + (impl.trees ? 1 : 0));
-  for (auto [speedup, sum] : llvm::zip(result, logSum))
-    speedup = std::exp(sum / members);
-  return result;
+  return scorer.speedups(logSum);
 }
 
 llvm::Expected<std::vector<std::vector<float>>>

@@ -655,7 +655,6 @@ void InferenceBatch::build(const ProgramFeatures &reference, size_t samples,
   constexpr unsigned f = features::kNumFeatures;
   unsigned computations = tree->numComputations;
   assert(keys.size() == samples * computations && "keys of whole schedules");
-  auto keyOf = [&](size_t column) { return keys[column]; };
 
   // The distinct computation vectors, with their transformed differences.
   std::vector<unsigned> columnOf(samples * computations);
@@ -670,7 +669,7 @@ void InferenceBatch::build(const ProgramFeatures &reference, size_t samples,
     referenceTransformed.assign(f, std::nan(""));
     for (size_t b = 0; b < samples; ++b) {
       size_t j = b * computations + c;
-      llvm::ArrayRef<uint32_t> key = keyOf(j);
+      llvm::ArrayRef<uint32_t> key = keys[j];
       auto [it, inserted] =
           columns.try_emplace(key, unsigned(columnComputation.size()));
       columnOf[j] = it->second;
