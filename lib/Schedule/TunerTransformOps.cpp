@@ -1416,6 +1416,30 @@ static void applyInside(TransformRewriter &rewriter,
 /// sized for the registers (a whole reduction, say).
 constexpr int64_t kMaxVectorizedPoints = 4096;
 
+/// Ops whose vectors would hold more 1-D vectors than this stay scalar too.
+/// The lowering to LLVM unrolls an n-D vector into its 1-D vectors along
+/// the innermost dimension, one op each: a producer fused into a stencil's
+/// tile loops, vectorized over the whole cache tile with an innermost loop
+/// of 1 (vector<8x511x1xf32>: 4,088 vectors of one lane), is under the
+/// point limit but makes the lowering take minutes. A tile the space sized
+/// for the registers has at most one 1-D vector per register of the largest
+/// register file (512 of 32 AVX-512 registers of 16 lanes, its parallel
+/// loops bounded by the registers), well under this.
+constexpr int64_t kMaxVectorizedRows = 1024;
+
+/// The points of `op`'s static iteration space, and the 1-D vectors its
+/// vectorized values hold: the points over the innermost loop's range.
+static std::pair<int64_t, int64_t> vectorExtent(linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t points = 1;
+  for (int64_t range : ranges)
+    points *= range;
+  int64_t rows = ranges.empty() || ranges.back() <= 0
+                     ? points
+                     : points / ranges.back();
+  return {points, rows};
+}
+
 /// Whether every operand and result of `op` has a static shape.
 static bool hasStaticShapes(linalg::LinalgOp op) {
   auto isStatic = [](Type type) {
@@ -2046,8 +2070,8 @@ static void sliceDynamicLoops(TransformRewriter &rewriter,
   }
 }
 
-/// Pads each contraction inside `roots` of static shape (on tensors, of at
-/// most kMaxVectorizedPoints points, one result) whose output's innermost
+/// Pads each contraction inside `roots` of static shape (on tensors, that
+/// step 4 of vectorize_tiles vectorizes, one result) whose output's innermost
 /// dimension is a parallel loop with a remainder extent: no power of two,
 /// and smaller than the power of two that another such contraction inside
 /// has there (29 columns beside full 32-column register tiles, peeled).
@@ -2073,11 +2097,11 @@ static void padRemainderColumns(TransformRewriter &rewriter,
           !linalg::isaContractionOpInterface(op))
         return;
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      int64_t points = 1;
-      for (int64_t range : ranges)
-        points *= range;
+      auto [points, rows] = vectorExtent(op);
       AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-      if (points > kMaxVectorizedPoints || output.getNumResults() == 0)
+      // Only what step 4 vectorizes is padded.
+      if (points > kMaxVectorizedPoints || rows > kMaxVectorizedRows ||
+          output.getNumResults() == 0)
         return;
       auto dim = dyn_cast<AffineDimExpr>(output.getResults().back());
       if (!dim || op.getIteratorTypesArray()[dim.getPosition()] !=
@@ -2356,9 +2380,7 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
   for (linalg::LinalgOp op : ops) {
     rewriter.setInsertionPoint(op);
     FailureOr<linalg::VectorizationResult> result = failure();
-    int64_t points = 1;
-    for (int64_t range : op.getStaticLoopRanges())
-      points *= range;
+    auto [points, rows] = vectorExtent(op);
     auto vectorize = [&](linalg::LinalgOp target) {
       return linalg::vectorize(rewriter, target, /*inputVectorSizes=*/{},
                                /*inputScalableVecDims=*/{},
@@ -2367,7 +2389,8 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
                                /*assumeDynamicDimsMatchVecSizes=*/false,
                                /*createNamedContraction=*/true);
     };
-    if (hasStaticShapes(op) && points <= kMaxVectorizedPoints) {
+    if (hasStaticShapes(op) && points <= kMaxVectorizedPoints &&
+        rows <= kMaxVectorizedRows) {
       result = vectorize(op);
       // A named contraction whose indexing maps broadcast an operand
       // (explicit indexing_maps) is refused as it is; as a linalg.generic

@@ -218,6 +218,45 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// An op whose vectors would hold more than 1024 1-D vectors stays scalar
+// (its lowering to LLVM would unroll 2048 vectors of one lane per value);
+// one of as many points along a long innermost loop is vectorized.
+// CHECK-LABEL: func.func @too_many_rows(
+// CHECK:         linalg.generic
+// CHECK-SAME:      outs(%{{.*}} : tensor<2048x1xf32>)
+// CHECK:         arith.negf %{{.*}} : vector<4x512xf32>
+// CHECK-NOT:     vector<2048x1xf32>
+// CHECK:         return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @too_many_rows(%A: tensor<2048x1xf32>, %B: tensor<4x512xf32>) -> (tensor<2048x1xf32>, tensor<4x512xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r:2 = scf.for %i = %c0 to %c4 step %c1 iter_args(%a = %A, %b = %B) -> (tensor<2048x1xf32>, tensor<4x512xf32>) {
+    %x = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%a : tensor<2048x1xf32>) {
+    ^bb0(%v: f32):
+      %n = arith.negf %v : f32
+      linalg.yield %n : f32
+    } -> tensor<2048x1xf32>
+    %y = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%b : tensor<4x512xf32>) {
+    ^bb0(%v: f32):
+      %n = arith.negf %v : f32
+      linalg.yield %n : f32
+    } -> tensor<4x512xf32>
+    scf.yield %x, %y : tensor<2048x1xf32>, tensor<4x512xf32>
+  }
+  return %r#0, %r#1 : tensor<2048x1xf32>, tensor<4x512xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.tuner.vectorize_tiles %loop : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
 // A partial tile of a contraction (7 = 4 + 3 along j) is peeled: the full
 // tile and the remainder are both vectorized, and the accumulator of each
 // stays in registers across the reduction loop.
