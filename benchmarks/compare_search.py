@@ -18,7 +18,11 @@ Standard library only.
 
     benchmarks/compare_search.py [--kernels matmul mvt ...] [--beam-width 4]
         [--bse-budget 400] [--top-k 8] [--strategies BSM MCTS ...]
-        [--out table.md]
+        [--resume] [--out table.md]
+
+`--resume` takes each search that an earlier, interrupted run with the same
+options finished in `--work-dir` from there (searches by execution take
+hours on a whole suite).
 """
 
 import argparse
@@ -56,7 +60,15 @@ def tune(tuner, kernel, label, strategy, top_k, more, args, work):
     stem = label.replace("+", "-")
     db = work / f"{name}-{stem}.db"
     summary = work / f"{name}-{stem}.json"
-    for path in (db, Path(f"{db}-wal"), Path(f"{db}-shm"), summary):
+    done = work / f"{name}-{stem}.done.json"
+    if args.resume and done.exists():
+        # A finished search of an earlier, interrupted comparison with the
+        # same options (the file records them; others are searched again).
+        record = json.loads(done.read_text())
+        if record.get("options") == comparison_options(args, label, top_k):
+            print(f"  taken from {done}", file=sys.stderr, flush=True)
+            return record["result"]
+    for path in (db, Path(f"{db}-wal"), Path(f"{db}-shm"), summary, done):
         if path.exists():
             path.unlink()
     budget = args.bse_budget if strategy == "beam-exec" else top_k
@@ -78,7 +90,7 @@ def tune(tuner, kernel, label, strategy, top_k, more, args, work):
         raise RuntimeError(f"{name} ({strategy}) failed:\n{result.stderr[-2000:]}")
     data = json.loads(summary.read_text())
     best = data.get("best")
-    return {
+    outcome = {
         "seconds": data["search_seconds"],
         "wall": wall,
         "speedup": best["speedup"] if best else 1.0,
@@ -86,6 +98,18 @@ def tune(tuner, kernel, label, strategy, top_k, more, args, work):
         "predicted": data.get("model_predictions"),
         "warnings": [l for l in result.stderr.splitlines() if "warning:" in l],
     }
+    done.write_text(json.dumps({
+        "options": comparison_options(args, label, top_k),
+        "result": outcome}) + "\n")
+    return outcome
+
+
+def comparison_options(args, label, top_k):
+    """What a search's result depends on, besides the kernel and the build."""
+    return {"label": label, "top_k": top_k, "beam_width": args.beam_width,
+            "mcts_iterations": args.mcts_iterations, "seed": args.seed,
+            "bse_budget": args.bse_budget if label == "BSE" else None,
+            "model": args.model}
 
 
 def main():
@@ -104,6 +128,9 @@ def main():
                              "(default: all of " + ", ".join(
                                  label for label, _, _, _ in STRATEGIES[1:])
                              + ")")
+    parser.add_argument("--resume", action="store_true",
+                        help="take the searches an earlier run with the same "
+                             "options finished in --work-dir from there")
     parser.add_argument("--out", help="also write the table here")
     parser.add_argument("--tuner-opt", help="tuner-opt to run (default: "
                         "build/bin/tuner-opt)")
