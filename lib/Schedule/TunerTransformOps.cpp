@@ -1422,9 +1422,9 @@ constexpr int64_t kMaxVectorizedPoints = 4096;
 /// tile loops, vectorized over the whole cache tile with an innermost loop
 /// of 1 (vector<8x511x1xf32>: 4,088 vectors of one lane), is under the
 /// point limit but makes the lowering take minutes. A tile the space sized
-/// for the registers has at most one 1-D vector per register of the largest
-/// register file (512 of 32 AVX-512 registers of 16 lanes, its parallel
-/// loops bounded by the registers), well under this.
+/// for the registers (at most four register files: 2,048 f32 elements on
+/// AVX-512) exceeds this only with an innermost loop of 1, whose vectors
+/// have one lane: scalar code either way.
 constexpr int64_t kMaxVectorizedRows = 1024;
 
 /// The points of `op`'s static iteration space, and the 1-D vectors its
