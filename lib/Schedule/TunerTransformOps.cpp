@@ -1427,17 +1427,18 @@ constexpr int64_t kMaxVectorizedPoints = 4096;
 /// have one lane: scalar code either way.
 constexpr int64_t kMaxVectorizedRows = 1024;
 
-/// The points of `op`'s static iteration space, and the 1-D vectors its
-/// vectorized values hold: the points over the innermost loop's range.
-static std::pair<int64_t, int64_t> vectorExtent(linalg::LinalgOp op) {
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+/// Whether an op of static loop ranges `ranges` is small enough to
+/// vectorize: at most kMaxVectorizedPoints points, and at most
+/// kMaxVectorizedRows 1-D vectors per value (the points over the innermost
+/// loop's range).
+static bool withinVectorLimits(ArrayRef<int64_t> ranges) {
   int64_t points = 1;
   for (int64_t range : ranges)
     points *= range;
   int64_t rows = ranges.empty() || ranges.back() <= 0
                      ? points
                      : points / ranges.back();
-  return {points, rows};
+  return points <= kMaxVectorizedPoints && rows <= kMaxVectorizedRows;
 }
 
 /// Whether every operand and result of `op` has a static shape.
@@ -2097,11 +2098,9 @@ static void padRemainderColumns(TransformRewriter &rewriter,
           !linalg::isaContractionOpInterface(op))
         return;
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      auto [points, rows] = vectorExtent(op);
       AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
       // Only what step 4 vectorizes is padded.
-      if (points > kMaxVectorizedPoints || rows > kMaxVectorizedRows ||
-          output.getNumResults() == 0)
+      if (!withinVectorLimits(ranges) || output.getNumResults() == 0)
         return;
       auto dim = dyn_cast<AffineDimExpr>(output.getResults().back());
       if (!dim || op.getIteratorTypesArray()[dim.getPosition()] !=
@@ -2380,7 +2379,6 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
   for (linalg::LinalgOp op : ops) {
     rewriter.setInsertionPoint(op);
     FailureOr<linalg::VectorizationResult> result = failure();
-    auto [points, rows] = vectorExtent(op);
     auto vectorize = [&](linalg::LinalgOp target) {
       return linalg::vectorize(rewriter, target, /*inputVectorSizes=*/{},
                                /*inputScalableVecDims=*/{},
@@ -2389,8 +2387,7 @@ DiagnosedSilenceableFailure tuner::transform::VectorizeTilesOp::applyToOne(
                                /*assumeDynamicDimsMatchVecSizes=*/false,
                                /*createNamedContraction=*/true);
     };
-    if (hasStaticShapes(op) && points <= kMaxVectorizedPoints &&
-        rows <= kMaxVectorizedRows) {
+    if (hasStaticShapes(op) && withinVectorLimits(op.getStaticLoopRanges())) {
       result = vectorize(op);
       // A named contraction whose indexing maps broadcast an operand
       // (explicit indexing_maps) is refused as it is; as a linalg.generic
