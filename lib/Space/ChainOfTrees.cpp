@@ -247,6 +247,8 @@ public:
 
   /// Whether build() failed because the group is too large to enumerate.
   bool tooLarge = false;
+  /// Candidate values tried so far.
+  uint64_t getVisits() const { return visits; }
 
   /// Which constraint checks run at which level (by index in `parts`).
   static std::vector<std::vector<size_t>>
@@ -371,23 +373,93 @@ constexpr uint64_t kEstimationDraws = 20000;
 /// Proposals per sample before a sampled group counts as (nearly) empty.
 constexpr uint64_t kRejectionAttempts = 1000000;
 
+/// Product of the domain sizes of `params`: the proposals of rejection.
+double proposalCount(const Space &space, const std::vector<size_t> &params) {
+  double total = 1;
+  for (size_t p : params)
+    total *= double(*space[p].domainSize());
+  return total;
+}
+
+/// kEstimationDraws uniform proposals, checked level by level as rejection
+/// does: reach[l] counts those whose first l levels satisfy the parts
+/// checked there, so reach[0] is every draw and reach.back() the accepted
+/// ones, the estimate of the feasible fraction that a sampled group makes.
+std::vector<uint64_t>
+reachCounts(const Space &space, const std::vector<size_t> &params,
+            const std::vector<Constraint> &parts,
+            const std::vector<std::vector<size_t>> &partsAtLevel,
+            std::mt19937_64 &rng) {
+  std::vector<ParamValue> values(space.size());
+  std::vector<uint64_t> reach(params.size() + 1, 0);
+  for (uint64_t draw = 0; draw < kEstimationDraws; ++draw) {
+    ++reach[0];
+    for (size_t level = 0; level < params.size(); ++level) {
+      size_t p = params[level];
+      values[p] = space[p].valueAt(uniformBelow(rng, *space[p].domainSize()));
+      bool feasible = llvm::all_of(partsAtLevel[level], [&](size_t c) {
+        return parts[c].evaluate(values);
+      });
+      if (!feasible)
+        break;
+      ++reach[level + 1];
+    }
+  }
+  return reach;
+}
+
+/// Most candidate values that enumerating `params` in this order can try:
+/// every node of a level tries its parameter's whole domain.
+double visitBound(const Space &space, const std::vector<size_t> &params) {
+  double bound = 0, nodes = 1;
+  for (size_t p : params) {
+    nodes *= double(*space[p].domainSize());
+    bound += nodes;
+  }
+  return bound;
+}
+
+/// Whether enumerating the group of `params` (in level order) would visit
+/// more than `limit` candidate values beyond doubt. Enumeration tries every
+/// value of level l's parameter under each feasible prefix of length l, and
+/// the draws that makeSampledTree makes with the same seed estimate how many
+/// prefixes are feasible (the fraction of draws that reach level l); each
+/// level's count is taken five standard errors below its estimate.
+bool certainlyVisitsMoreThan(const Space &space,
+                             const std::vector<size_t> &params,
+                             const std::vector<Constraint> &parts,
+                             uint64_t limit, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<uint64_t> reach = reachCounts(
+      space, params, parts, TreeBuilder::levels(space, params, parts), rng);
+  double visits = 0, prefixes = 1;
+  for (size_t level = 0; level < params.size(); ++level) {
+    double reached = double(reach[level]);
+    double low = level == 0 ? reached : reached - 5 * std::sqrt(reached);
+    double domain = double(*space[params[level]].domainSize());
+    if (low > 0)
+      visits += prefixes * low / double(kEstimationDraws) * domain;
+    prefixes *= domain;
+  }
+  return visits > double(limit);
+}
+
 Error makeSampledTree(const Space &space, ChainOfTrees::Tree &tree,
                       std::vector<Constraint> parts, uint64_t seed) {
-  tree.nodes.clear();
+  // The nodes of an enumeration that gave up (up to maxNodesPerTree).
+  std::vector<ChainOfTrees::Tree::Node>().swap(tree.nodes);
   tree.sampled = true;
   tree.parts = std::move(parts);
   tree.partsAtLevel = TreeBuilder::levels(space, tree.params, tree.parts);
   // Feasible fraction of uniform proposals, by Monte Carlo.
   std::mt19937_64 rng(seed);
-  std::vector<ParamValue> values(space.size());
-  uint64_t accepted = 0;
-  for (uint64_t draw = 0; draw < kEstimationDraws; ++draw)
-    accepted += tree.sampleByRejection(space, rng, values, 1);
-  double total = 1;
-  for (size_t p : tree.params)
-    total *= double(*space[p].domainSize());
+  uint64_t accepted = reachCounts(space, tree.params, tree.parts,
+                                  tree.partsAtLevel, rng)
+                          .back();
+  double total = proposalCount(space, tree.params);
   if (accepted == 0) {
     // Rare feasible configs: make sure there is at least one.
+    std::vector<ParamValue> values(space.size());
     if (!tree.sampleByRejection(space, rng, values, kRejectionAttempts))
       return makeError("Chain-of-Trees: the group of '" +
                        space[tree.params.front()].name +
@@ -477,11 +549,22 @@ Expected<ChainOfTrees> ChainOfTrees::build(const Space &input,
         for (Constraint &part : constraints[c].conjuncts())
           parts.push_back(std::move(part));
       tree->params = orderGroup(space, members[g], parts);
-      TreeBuilder builder(space, *tree, limit);
-      if (Error error = builder.build(parts)) {
-        if (!builder.tooLarge || !options.sampleLargeGroups)
-          return std::move(error);
-        llvm::consumeError(std::move(error));
+      bool sample = options.sampleLargeGroups && options.predictLargeGroups &&
+                    visitBound(space, tree->params) > double(limit) &&
+                    certainlyVisitsMoreThan(space, tree->params, parts, limit,
+                                            options.seed);
+      if (!sample) {
+        TreeBuilder builder(space, *tree, limit);
+        Error error = builder.build(parts);
+        chain.visited += builder.getVisits();
+        if (error) {
+          if (!builder.tooLarge || !options.sampleLargeGroups)
+            return std::move(error);
+          llvm::consumeError(std::move(error));
+          sample = true;
+        }
+      }
+      if (sample) {
         if (Error error = makeSampledTree(space, *tree, std::move(parts),
                                           options.seed))
           return std::move(error);

@@ -33,6 +33,17 @@ public:
     /// chain is then not exact: count() is an estimate and at() is
     /// unavailable.
     bool sampleLargeGroups = true;
+    /// With sampleLargeGroups: a group whose enumeration would visit more
+    /// than maxNodesPerTree nodes by a wide margin is not enumerated at all.
+    /// Its feasible fraction is estimated first (the draws that a sampled
+    /// group makes anyway); when even the estimate's lower bound (five
+    /// standard errors below) holds more feasible leaves than
+    /// maxNodesPerTree, enumeration would certainly give up, so the group is
+    /// sampled straight away. The result is the one enumeration would have
+    /// reached (the same estimate, the same samples), without its up to
+    /// maxNodesPerTree visits and nodes (seconds and hundreds of MB for a
+    /// 7-loop convolution).
+    bool predictLargeGroups = true;
     uint64_t seed = 1;
   };
 
@@ -83,6 +94,10 @@ public:
   const std::vector<std::vector<size_t>> &getGroups() const { return groups; }
   /// Number of feasible leaves of each tree.
   std::vector<uint64_t> leafCounts() const;
+  /// Candidate values tried while enumerating the trees, over all groups
+  /// (the work of build(), bounded by maxNodesPerTree per group), including
+  /// those of enumerations that gave up.
+  uint64_t visitedNodes() const { return visited; }
 
   const Space &getSpace() const { return *space; }
 
@@ -95,6 +110,7 @@ private:
   std::vector<size_t> realParameters;
   std::vector<size_t> realConstraints; ///< Constraints reading a real.
   bool exact = true;
+  uint64_t visited = 0;
 };
 
 } // namespace tuner

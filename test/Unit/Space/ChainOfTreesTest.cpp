@@ -507,6 +507,66 @@ TEST(ChainOfTrees, GroupsTooLargeToEnumerateAreSampledByRejection) {
   EXPECT_NEAR(double(sampled->count().getZExtValue()), 714, 714 * 0.1);
 }
 
+TEST(ChainOfTrees, GroupsCertainlyTooLargeAreNotEnumerated) {
+  // About 5050^2 = 25.5M feasible assignments in one group: far more than
+  // the budget, so enumeration would give up after 1001 visits.
+  Space space;
+  for (const char *name : {"a", "b", "c", "d"})
+    add(space, Parameter::integer(name, 1, 100));
+  constrain(space, "a <= b && c <= d && a + c < 1000");
+  ChainOfTrees::Options options;
+  options.maxNodesPerTree = 1000;
+  llvm::Expected<ChainOfTrees> predicted = ChainOfTrees::build(space, options);
+  ASSERT_TRUE(bool(predicted)) << llvm::toString(predicted.takeError());
+  EXPECT_FALSE(predicted->isExact());
+  EXPECT_EQ(predicted->visitedNodes(), 0u);
+  EXPECT_NEAR(double(predicted->count().getZExtValue()), 5050.0 * 5050,
+              5050.0 * 5050 * 0.05);
+
+  // The same chain as the enumeration that gives up would reach.
+  options.predictLargeGroups = false;
+  llvm::Expected<ChainOfTrees> enumerated =
+      ChainOfTrees::build(space, options);
+  ASSERT_TRUE(bool(enumerated)) << llvm::toString(enumerated.takeError());
+  EXPECT_EQ(enumerated->visitedNodes(), 1001u);
+  EXPECT_FALSE(enumerated->isExact());
+  EXPECT_EQ(predicted->countString(), enumerated->countString());
+  std::mt19937_64 rngA(5), rngB(5);
+  for (int i = 0; i < 100; ++i) {
+    llvm::Expected<Config> a = predicted->sample(rngA);
+    llvm::Expected<Config> b = enumerated->sample(rngB);
+    ASSERT_TRUE(a && b);
+    EXPECT_EQ(a->hash(), b->hash());
+  }
+
+  // What counts is the visits, not the leaves: 5050 leaves, but 100 +
+  // 100 * 100 visits, certainly more than a budget of 6000.
+  Space near;
+  add(near, Parameter::integer("a", 1, 100));
+  add(near, Parameter::integer("b", 1, 100));
+  constrain(near, "a <= b");
+  options.predictLargeGroups = true;
+  options.maxNodesPerTree = 6000;
+  llvm::Expected<ChainOfTrees> skipped = ChainOfTrees::build(near, options);
+  ASSERT_TRUE(bool(skipped)) << llvm::toString(skipped.takeError());
+  EXPECT_EQ(skipped->visitedNodes(), 0u);
+  EXPECT_FALSE(skipped->isExact());
+  // Against a budget of 10050 the estimate cannot tell: the group is
+  // enumerated as before, which gives up after 10051 visits.
+  options.maxNodesPerTree = 10050;
+  llvm::Expected<ChainOfTrees> gaveUp = ChainOfTrees::build(near, options);
+  ASSERT_TRUE(bool(gaveUp)) << llvm::toString(gaveUp.takeError());
+  EXPECT_EQ(gaveUp->visitedNodes(), 10051u);
+  EXPECT_FALSE(gaveUp->isExact());
+  // Within the budget: exact, and every visit counted.
+  options.maxNodesPerTree = 20000;
+  llvm::Expected<ChainOfTrees> exact = ChainOfTrees::build(near, options);
+  ASSERT_TRUE(bool(exact)) << llvm::toString(exact.takeError());
+  EXPECT_TRUE(exact->isExact());
+  EXPECT_EQ(exact->count(), 5050u);
+  EXPECT_EQ(exact->visitedNodes(), 10100u);
+}
+
 TEST(ChainOfTrees, RealParameters) {
   Space space;
   add(space, Parameter::integer("n", 1, 4));
