@@ -8,7 +8,10 @@ the reference for quality), beam search guided by the cost model alone
 measured), the same followed by the execution step (BSM+exec: `top-k=K`)
 and MCTS guided by the model (`strategy=mcts top-k=K`), and MCTS whose
 execution step corrects the model by the measurements as they come in
-(MCTS+correction: `model-correction=true`), each from a fresh
+(MCTS+correction: `model-correction=true`, the errors' Gaussian process),
+MCTS whose execution step adapts the model to the function (MCTS+adapt:
+`model-correction=adapt`) and MCTS measuring a diverse top k
+(MCTS+diverse: `diverse-top-k=true`), each from a fresh
 database, and tabulate search time and the speedup of the schedule found,
 then the search-time ratio to BSE and the loss of performance against BSE
 (1 - speedup / BSE speedup), and the mean loss of the kernel each search
@@ -44,6 +47,7 @@ KERNEL_DIR = BENCH_DIR / "kernels"
 STRATEGIES = [("BSE", "beam-exec", False, []), ("BSM", "beam", False, []),
               ("BSM+exec", "beam", True, []), ("MCTS", "mcts", True, []),
               ("MCTS+correction", "mcts", True, ["model-correction=true"]),
+              ("MCTS+adapt", "mcts", True, ["model-correction=adapt"]),
               ("MCTS+diverse", "mcts", True, ["diverse-top-k=true"])]
 
 
