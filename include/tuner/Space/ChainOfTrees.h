@@ -33,16 +33,16 @@ public:
     /// chain is then not exact: count() is an estimate and at() is
     /// unavailable.
     bool sampleLargeGroups = true;
-    /// With sampleLargeGroups: a group whose enumeration would visit more
-    /// than maxNodesPerTree nodes by a wide margin is not enumerated at all.
-    /// Its feasible fraction is estimated first (the draws that a sampled
-    /// group makes anyway); when even the estimate's lower bound (five
-    /// standard errors below) holds more feasible leaves than
-    /// maxNodesPerTree, enumeration would certainly give up, so the group is
-    /// sampled straight away. The result is the one enumeration would have
-    /// reached (the same estimate, the same samples), without its up to
-    /// maxNodesPerTree visits and nodes (seconds and hundreds of MB for a
-    /// 7-loop convolution).
+    /// With sampleLargeGroups: a group whose enumeration would certainly
+    /// visit more than maxNodesPerTree nodes is not enumerated at all. The
+    /// draws that a sampled group makes anyway, counted level by level,
+    /// estimate how many prefixes of each length pass the constraints, and
+    /// so how many values enumeration would try; when even five standard
+    /// errors below that estimate exceeds maxNodesPerTree, enumeration would
+    /// give up, so the group is sampled straight away. The result is the one
+    /// enumeration would have reached (the same estimate, the same samples),
+    /// without its up to maxNodesPerTree visits and nodes (seconds and
+    /// hundreds of MB for a 7-loop convolution).
     bool predictLargeGroups = true;
     uint64_t seed = 1;
   };
