@@ -56,6 +56,11 @@ static cl::opt<double>
                    cl::desc("Seconds the native compiler may take per "
                             "candidate"),
                    cl::init(300), cl::cat(category));
+static cl::opt<std::string>
+    clangPath("clang",
+              cl::desc("The native compiler (default: clang-22 on PATH, "
+                       "/usr/lib/llvm-22/bin/clang, or clang on PATH)"),
+              cl::value_desc("path"), cl::cat(category));
 static cl::opt<uint64_t> compileAloneBytes(
     "compile-alone-bytes",
     cl::desc("Compile a candidate alone, not linked with others into one "
@@ -143,6 +148,10 @@ int main(int argc, char **argv) {
       argc, argv,
       "tuner-measure: time modules against a baseline, verifying results\n");
 
+  if (!clangPath.empty() && (llvm::sys::fs::is_directory(clangPath) ||
+                             !llvm::sys::fs::can_execute(clangPath)))
+    return error("--clang: '" + clangPath + "' is not an executable file");
+
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
@@ -175,6 +184,7 @@ int main(int argc, char **argv) {
   options.timeoutSeconds = timeout;
   options.compileTimeoutSeconds = compileTimeout;
   options.compileAloneBytes = compileAloneBytes;
+  options.clangPath = clangPath;
   options.memoryLimitMB = memoryLimit;
   options.jobs = jobs;
   options.lowering.openmp = openmp;

@@ -63,9 +63,10 @@ struct MeasureOptions {
   double minRepetitionSeconds = 0.02;
   /// Wall-clock limit for one harness run (call, warm-up and repetitions).
   double timeoutSeconds = 60;
-  /// Wall-clock limit for the native compiler on one candidate (a group of
-  /// candidates compiled in one call gets this much per member). A
-  /// candidate that exceeds it is compile_failed.
+  /// Wall-clock limit for the native compiler on one candidate. A
+  /// candidate that exceeds it is compile_failed. A group of n candidates
+  /// compiled in one call gets this much times 1 + (n - 1) / 4; past that,
+  /// each of its members is compiled alone with its own limit.
   double compileTimeoutSeconds = 300;
   /// A candidate whose LLVM IR is larger than this many bytes is compiled
   /// alone, never in a group: its -O3 can take minutes (a fully unrolled
