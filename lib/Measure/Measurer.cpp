@@ -919,8 +919,7 @@ void Measurer::compileGroup(llvm::MutableArrayRef<Lowered> members,
   // per other member: a group takes a few seconds, and one whose member
   // runs into the limit compiles everything a second time, so the sooner
   // it gives up the better (with the per-candidate limit times its members,
-  // a program of seed 2030 whose five candidates time out spent 6 minutes
-  // in each of its two groups before compiling them alone).
+  // tuner-gen's groups of six could take 6 minutes before falling back).
   std::vector<const std::string *> texts;
   bool usesOpenMP = false;
   for (Lowered *member : lowered) {
