@@ -16,6 +16,7 @@
 
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 using namespace tuner;
 using llvm::APInt;
@@ -381,31 +382,38 @@ double proposalCount(const Space &space, const std::vector<size_t> &params) {
   return total;
 }
 
-/// kEstimationDraws uniform proposals, checked level by level as rejection
+/// The kEstimationDraws uniform proposals (seeded by `seed`) that estimate
+/// a sampled group's feasible fraction, checked level by level as rejection
 /// does: reach[l] counts those whose first l levels satisfy the parts
 /// checked there, so reach[0] is every draw and reach.back() the accepted
-/// ones, the estimate of the feasible fraction that a sampled group makes.
-std::vector<uint64_t>
-reachCounts(const Space &space, const std::vector<size_t> &params,
-            const std::vector<Constraint> &parts,
-            const std::vector<std::vector<size_t>> &partsAtLevel,
-            std::mt19937_64 &rng) {
+/// ones. `rng` is the generator after them.
+struct Draws {
+  std::vector<uint64_t> reach;
+  std::mt19937_64 rng;
+};
+
+Draws drawProposals(const Space &space, const std::vector<size_t> &params,
+                    const std::vector<Constraint> &parts, uint64_t seed) {
+  std::vector<std::vector<size_t>> partsAtLevel =
+      TreeBuilder::levels(space, params, parts);
+  Draws draws{std::vector<uint64_t>(params.size() + 1, 0),
+              std::mt19937_64(seed)};
   std::vector<ParamValue> values(space.size());
-  std::vector<uint64_t> reach(params.size() + 1, 0);
   for (uint64_t draw = 0; draw < kEstimationDraws; ++draw) {
-    ++reach[0];
+    ++draws.reach[0];
     for (size_t level = 0; level < params.size(); ++level) {
       size_t p = params[level];
-      values[p] = space[p].valueAt(uniformBelow(rng, *space[p].domainSize()));
+      values[p] = space[p].valueAt(
+          uniformBelow(draws.rng, *space[p].domainSize()));
       bool feasible = llvm::all_of(partsAtLevel[level], [&](size_t c) {
         return parts[c].evaluate(values);
       });
       if (!feasible)
         break;
-      ++reach[level + 1];
+      ++draws.reach[level + 1];
     }
   }
-  return reach;
+  return draws;
 }
 
 /// Most candidate values that enumerating `params` in this order can try:
@@ -422,16 +430,13 @@ double visitBound(const Space &space, const std::vector<size_t> &params) {
 /// Whether enumerating the group of `params` (in level order) would visit
 /// more than `limit` candidate values beyond doubt. Enumeration tries every
 /// value of level l's parameter under each feasible prefix of length l, and
-/// the draws that makeSampledTree makes with the same seed estimate how many
-/// prefixes are feasible (the fraction of draws that reach level l); each
-/// level's count is taken five standard errors below its estimate.
+/// the draws' `reach` estimates how many prefixes are feasible (the fraction
+/// of draws that reach level l); each level's count is taken five standard
+/// errors below its estimate.
 bool certainlyVisitsMoreThan(const Space &space,
                              const std::vector<size_t> &params,
-                             const std::vector<Constraint> &parts,
-                             uint64_t limit, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<uint64_t> reach = reachCounts(
-      space, params, parts, TreeBuilder::levels(space, params, parts), rng);
+                             const std::vector<uint64_t> &reach,
+                             uint64_t limit) {
   double visits = 0, prefixes = 1;
   for (size_t level = 0; level < params.size(); ++level) {
     double reached = double(reach[level]);
@@ -444,23 +449,23 @@ bool certainlyVisitsMoreThan(const Space &space,
   return visits > double(limit);
 }
 
+/// Makes `tree` a sampled group of `parts`, its size estimated from
+/// `draws` (drawProposals with the chain's seed).
 Error makeSampledTree(const Space &space, ChainOfTrees::Tree &tree,
-                      std::vector<Constraint> parts, uint64_t seed) {
+                      std::vector<Constraint> parts, Draws draws) {
   // The nodes of an enumeration that gave up (up to maxNodesPerTree).
   std::vector<ChainOfTrees::Tree::Node>().swap(tree.nodes);
   tree.sampled = true;
   tree.parts = std::move(parts);
   tree.partsAtLevel = TreeBuilder::levels(space, tree.params, tree.parts);
-  // Feasible fraction of uniform proposals, by Monte Carlo.
-  std::mt19937_64 rng(seed);
-  uint64_t accepted = reachCounts(space, tree.params, tree.parts,
-                                  tree.partsAtLevel, rng)
-                          .back();
+  // Feasible fraction of uniform proposals, by Monte Carlo: the draws that
+  // satisfy every part.
+  uint64_t accepted = draws.reach.back();
   double total = proposalCount(space, tree.params);
   if (accepted == 0) {
     // Rare feasible configs: make sure there is at least one.
     std::vector<ParamValue> values(space.size());
-    if (!tree.sampleByRejection(space, rng, values, kRejectionAttempts))
+    if (!tree.sampleByRejection(space, draws.rng, values, kRejectionAttempts))
       return makeError("Chain-of-Trees: the group of '" +
                        space[tree.params.front()].name +
                        "' is too large to enumerate and no feasible config "
@@ -549,10 +554,17 @@ Expected<ChainOfTrees> ChainOfTrees::build(const Space &input,
         for (Constraint &part : constraints[c].conjuncts())
           parts.push_back(std::move(part));
       tree->params = orderGroup(space, members[g], parts);
-      bool sample = options.sampleLargeGroups && options.predictLargeGroups &&
-                    visitBound(space, tree->params) > double(limit) &&
-                    certainlyVisitsMoreThan(space, tree->params, parts, limit,
-                                            options.seed);
+      // The draws that estimate a sampled group's size, made once: first
+      // to tell whether enumeration would certainly give up, then for the
+      // sampled tree.
+      std::optional<Draws> draws;
+      bool sample = false;
+      if (options.sampleLargeGroups && options.predictLargeGroups &&
+          visitBound(space, tree->params) > double(limit)) {
+        draws = drawProposals(space, tree->params, parts, options.seed);
+        sample = certainlyVisitsMoreThan(space, tree->params, draws->reach,
+                                         limit);
+      }
       if (!sample) {
         TreeBuilder builder(space, *tree, limit);
         Error error = builder.build(parts);
@@ -565,8 +577,10 @@ Expected<ChainOfTrees> ChainOfTrees::build(const Space &input,
         }
       }
       if (sample) {
+        if (!draws)
+          draws = drawProposals(space, tree->params, parts, options.seed);
         if (Error error = makeSampledTree(space, *tree, std::move(parts),
-                                          options.seed))
+                                          std::move(*draws)))
           return std::move(error);
         chain.exact = false;
       }
