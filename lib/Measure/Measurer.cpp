@@ -775,10 +775,10 @@ std::string Measurer::pathFor(llvm::StringRef name) const {
   return std::string(path);
 }
 
-std::optional<std::string> Measurer::runClang(const std::string &ir,
-                                              const std::string &stem,
-                                              bool usesOpenMP,
-                                              double timeoutSeconds) const {
+std::optional<std::string>
+Measurer::runClang(const std::string &ir, const std::string &stem,
+                   bool usesOpenMP, double timeoutSeconds,
+                   const std::atomic<bool> *cancel) const {
   std::string irPath = pathFor(stem + ".ll");
   if (llvm::Error error = writeFile(irPath, ir))
     return llvm::toString(std::move(error));
@@ -827,7 +827,8 @@ std::optional<std::string> Measurer::runClang(const std::string &ir,
   }
   auto clangStart = std::chrono::steady_clock::now();
   ProcessResult compiled =
-      runProcess(clang, args, /*stdoutPath=*/log, log, timeoutSeconds);
+      runProcess(clang, args, /*stdoutPath=*/log, log, timeoutSeconds,
+                 /*memoryLimitMB=*/0, cancel);
   {
     std::lock_guard<std::mutex> lock(statsMutex);
     measureStats.clangSeconds += secondsSince(clangStart);
@@ -839,6 +840,9 @@ std::optional<std::string> Measurer::runClang(const std::string &ir,
   switch (compiled.kind) {
   case ProcessResult::Kind::TimedOut:
     why = "clang timed out (" + compiled.message + ")";
+    break;
+  case ProcessResult::Kind::Cancelled:
+    why = "clang cancelled: compiled otherwise";
     break;
   case ProcessResult::Kind::Signaled:
     why = "clang crashed (" + compiled.message + ")";
@@ -879,95 +883,206 @@ linkIR(llvm::ArrayRef<const std::string *> modules) {
   return ir;
 }
 
-void Measurer::compileGroup(llvm::MutableArrayRef<Lowered> members,
-                            const std::string &groupStem,
-                            std::vector<Compiled> &compiled) const {
-  std::vector<Lowered *> lowered, alone;
-  for (Lowered &member : members) {
-    Compiled &result = compiled[member.index];
-    result.stem = member.stem;
-    result.symbol = "_mlir_ciface_" + functionName + symbolSuffix(member.stem);
-    result.usesOpenMP = member.usesOpenMP;
-    if (!member.error.empty())
-      result.message = member.error;
-    else if (member.ir.size() > options.compileAloneBytes)
-      alone.push_back(&member);
-    else
-      lowered.push_back(&member);
+/// One worker's group of candidates: compiled with one clang call and, while
+/// that call runs, each member alone by any worker that has nothing else to
+/// do. Whichever finishes first wins and the other is cancelled: a group
+/// that is fast gives one shared object, and a group held up by a member
+/// that compiles for minutes costs no more wall time than compiling its
+/// members alone on an idle core (the member over its limit is
+/// compile_failed either way). A group whose call fails (a member's inline
+/// assembly, a crash, the group's limit) has its members compiled alone,
+/// so that each failure is its own candidate's.
+struct Measurer::CompileGroup {
+  std::vector<Lowered *> members;
+  std::string stem;
+  /// Set once members, stem and alone are final.
+  std::atomic<bool> ready{false};
+  std::atomic<bool> cancelGroup{false};
+  std::atomic<bool> cancelAlone{false};
+  std::mutex mutex;
+  // Under mutex: whether the group's call is (still) worth helping, the
+  // outcome, and the members compiled alone.
+  enum class Outcome { Pending, Group, Alone };
+  Outcome outcome = Outcome::Pending;
+  bool started = false;
+  size_t nextAlone = 0;
+  size_t aloneDone = 0;
+  std::vector<Compiled> alone;
+};
+
+Measurer::Compiled Measurer::compileAlone(const Lowered &member,
+                                          const std::atomic<bool> *cancel) const {
+  Compiled result;
+  result.stem = member.stem;
+  result.symbol = "_mlir_ciface_" + functionName + symbolSuffix(member.stem);
+  result.usesOpenMP = member.usesOpenMP;
+  if (std::optional<std::string> error =
+          runClang(member.ir, member.stem, member.usesOpenMP,
+                   options.compileTimeoutSeconds, cancel)) {
+    result.message = std::move(*error);
+    return result;
   }
-  auto compileAlone = [&](Lowered &member) {
-    Compiled &result = compiled[member.index];
-    if (std::optional<std::string> error =
-            runClang(member.ir, member.stem, member.usesOpenMP,
-                     options.compileTimeoutSeconds)) {
-      result.message = std::move(*error);
-      return;
+  result.library = pathFor(member.stem + ".so");
+  result.ok = true;
+  return result;
+}
+
+/// Compiles members of `group` alone until none is left or the group's own
+/// call has won.
+void Measurer::compileMembersAlone(CompileGroup &group) const {
+  using Outcome = CompileGroup::Outcome;
+  while (true) {
+    size_t k;
+    {
+      std::lock_guard<std::mutex> lock(group.mutex);
+      if (group.outcome == Outcome::Group ||
+          group.nextAlone == group.members.size())
+        return;
+      k = group.nextAlone++;
     }
-    result.library = pathFor(member.stem + ".so");
-    result.ok = true;
-  };
-  for (Lowered *member : alone)
-    compileAlone(*member);
-  if (lowered.size() == 1)
-    return compileAlone(*lowered.front());
-  if (lowered.empty())
-    return;
-  // One module, one clang call for the group; a group that does not link
-  // or compile (one candidate's inline assembly, a clang crash, the limit)
-  // falls back to one call per candidate, so that each failure is its own
-  // candidate's. The group's limit is one candidate's and a quarter of it
-  // per other member: a group takes a few seconds, and one whose member
-  // runs into the limit compiles everything a second time, so the sooner
-  // it gives up the better (with the per-candidate limit times its members,
-  // tuner-gen's groups of six could take 6 minutes before falling back).
+    Compiled result = compileAlone(*group.members[k], &group.cancelAlone);
+    std::lock_guard<std::mutex> lock(group.mutex);
+    if (group.outcome == Outcome::Group)
+      return;
+    group.alone[k] = std::move(result);
+    if (++group.aloneDone == group.members.size() &&
+        group.outcome == Outcome::Pending) {
+      group.outcome = Outcome::Alone;
+      group.cancelGroup = true;
+    }
+  }
+}
+
+void Measurer::compileGroupCall(CompileGroup &group) const {
+  using Outcome = CompileGroup::Outcome;
   std::vector<const std::string *> texts;
   bool usesOpenMP = false;
-  for (Lowered *member : lowered) {
+  for (Lowered *member : group.members) {
     texts.push_back(&member->ir);
     usesOpenMP |= member->usesOpenMP;
   }
   std::optional<std::string> ir = linkIR(texts);
-  double groupLimit = options.compileTimeoutSeconds *
-                      (1 + double(lowered.size() - 1) / 4);
-  if (ir && !runClang(*ir, groupStem, usesOpenMP, groupLimit)) {
-    for (Lowered *member : lowered) {
-      Compiled &result = compiled[member->index];
-      result.library = pathFor(groupStem + ".so");
-      result.ok = true;
+  bool ok = false;
+  if (ir) {
+    {
+      std::lock_guard<std::mutex> lock(group.mutex);
+      group.started = true;
     }
-    return;
+    // The group's limit is one candidate's and a quarter of it per other
+    // member: a group takes a few seconds, and one whose member runs into
+    // the limit is compiled a second time, member by member, so the sooner
+    // it gives up the better (with the per-candidate limit times its
+    // members, tuner-gen's groups of six could take 6 minutes before
+    // falling back).
+    double limit = options.compileTimeoutSeconds *
+                   (1 + double(group.members.size() - 1) / 4);
+    ok = !runClang(*ir, group.stem, usesOpenMP, limit, &group.cancelGroup);
   }
-  for (Lowered *member : lowered)
-    compileAlone(*member);
+  {
+    std::lock_guard<std::mutex> lock(group.mutex);
+    if (group.outcome == Outcome::Pending)
+      group.outcome = ok ? Outcome::Group : Outcome::Alone;
+    if (group.outcome == Outcome::Group)
+      group.cancelAlone = true;
+  }
+  compileMembersAlone(group);
 }
 
 std::vector<Measurer::Compiled>
 Measurer::compileAll(llvm::ArrayRef<std::string> texts,
                      llvm::ArrayRef<std::string> stems) const {
-  std::vector<Compiled> compiled(texts.size());
-  if (texts.empty())
+  using Outcome = CompileGroup::Outcome;
+  size_t n = texts.size();
+  std::vector<Compiled> compiled(n);
+  if (n == 0)
     return compiled;
-  // As many groups as compile jobs: each lowers its share of the candidates
-  // and compiles them with one clang call.
-  unsigned groups = std::min<unsigned>(
-      texts.size(),
-      llvm::hardware_concurrency(options.jobs).compute_thread_count());
-  auto compileShare = [&](unsigned group) {
-    std::vector<Lowered> members;
-    for (size_t i = group; i < texts.size(); i += groups) {
-      members.push_back(lower(texts[i], stems[i]));
-      members.back().index = i;
+  unsigned workers = std::min<unsigned>(
+      n, llvm::hardware_concurrency(options.jobs).compute_thread_count());
+  // Each worker lowers candidates from a shared queue (one that lowers for
+  // a minute holds up no other), then compiles what it lowered as one
+  // group; a worker left without work compiles the members of groups still
+  // compiling alone.
+  std::vector<Lowered> lowered(n);
+  std::vector<CompileGroup> groups(workers);
+  std::atomic<size_t> nextToLower{0};
+  auto work = [&](unsigned worker) {
+    CompileGroup &group = groups[worker];
+    std::vector<Lowered *> alone;
+    for (size_t i; (i = nextToLower++) < n;) {
+      lowered[i] = lower(texts[i], stems[i]);
+      lowered[i].index = i;
+      Lowered &member = lowered[i];
+      Compiled &result = compiled[i];
+      result.stem = member.stem;
+      result.symbol =
+          "_mlir_ciface_" + functionName + symbolSuffix(member.stem);
+      result.usesOpenMP = member.usesOpenMP;
+      if (!member.error.empty())
+        result.message = member.error;
+      else if (member.ir.size() > options.compileAloneBytes)
+        alone.push_back(&member);
+      else
+        group.members.push_back(&member);
     }
-    compileGroup(members, "g" + stems[group], compiled);
+    if (group.members.size() == 1) {
+      alone.push_back(group.members.front());
+      group.members.clear();
+    }
+    if (!group.members.empty()) {
+      group.stem = "g" + group.members.front()->stem;
+      group.alone.resize(group.members.size());
+    }
+    group.ready = true;
+    for (Lowered *member : alone)
+      compiled[member->index] = compileAlone(*member, nullptr);
+    if (!group.members.empty())
+      compileGroupCall(group);
+    // Help the other groups until each has won or has every member taken.
+    while (true) {
+      bool allDone = true;
+      for (CompileGroup &other : groups) {
+        if (&other == &group)
+          continue;
+        if (!other.ready) {
+          allDone = false;
+          continue;
+        }
+        bool helpable, done;
+        {
+          std::lock_guard<std::mutex> lock(other.mutex);
+          bool left = other.nextAlone < other.members.size();
+          helpable = left && (other.outcome == Outcome::Alone ||
+                              (other.started && other.outcome == Outcome::Pending));
+          done = !left || other.outcome == Outcome::Group;
+        }
+        if (helpable)
+          compileMembersAlone(other);
+        else if (!done)
+          allDone = false;
+      }
+      if (allDone)
+        return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
   };
-  if (groups == 1) {
-    compileShare(0);
-    return compiled;
+  if (workers == 1) {
+    work(0);
+  } else {
+    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(workers));
+    for (unsigned worker = 0; worker < workers; ++worker)
+      pool.async([&, worker] { work(worker); });
+    pool.wait();
   }
-  llvm::DefaultThreadPool pool(llvm::hardware_concurrency(groups));
-  for (unsigned group = 0; group < groups; ++group)
-    pool.async([&, group] { compileShare(group); });
-  pool.wait();
+  for (CompileGroup &group : groups)
+    for (size_t k = 0; k < group.members.size(); ++k) {
+      size_t i = group.members[k]->index;
+      if (group.outcome == Outcome::Group) {
+        compiled[i].library = pathFor(group.stem + ".so");
+        compiled[i].ok = true;
+      } else {
+        compiled[i] = std::move(group.alone[k]);
+      }
+    }
   return compiled;
 }
 
@@ -1136,6 +1251,7 @@ Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
                                                      options.timeoutSeconds));
       break;
     case ProcessResult::Kind::Signaled:
+    case ProcessResult::Kind::Cancelled: // never asked for here
       ended = failure(Status::Crashed, "killed by signal: " + ran.message);
       break;
     case ProcessResult::Kind::FailedToStart:

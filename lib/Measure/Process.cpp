@@ -97,7 +97,8 @@ ProcessResult tuner::runProcess(llvm::StringRef program,
                                 llvm::ArrayRef<llvm::StringRef> args,
                                 llvm::StringRef stdoutPath,
                                 llvm::StringRef stderrPath,
-                                double timeoutSeconds, unsigned memoryLimitMB) {
+                                double timeoutSeconds, unsigned memoryLimitMB,
+                                const std::atomic<bool> *cancel) {
   using Clock = std::chrono::steady_clock;
   ProcessResult result;
   if (!llvm::sys::fs::can_execute(program)) {
@@ -195,6 +196,13 @@ ProcessResult tuner::runProcess(llvm::StringRef program,
       result.message =
           "waiting for '" + program.str() + "' failed: " + std::strerror(errno);
       killGroupAndReap();
+      return result;
+    }
+    if (cancel && cancel->load()) {
+      killGroupAndReap();
+      result.kind = ProcessResult::Kind::Cancelled;
+      result.wallSeconds = elapsed();
+      result.message = "cancelled";
       return result;
     }
     if (timeoutSeconds > 0 && elapsed() >= timeoutSeconds) {

@@ -227,6 +227,7 @@ Observation CommandEvaluator::evaluateOne(const Config &config) {
             " s";
       break;
     case ProcessResult::Kind::Signaled:
+    case ProcessResult::Kind::Cancelled: // never asked for here
       observation.status = Status::Crashed;
       why = "killed: " + result.message;
       break;

@@ -34,6 +34,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -75,9 +76,10 @@ struct MeasureOptions {
   size_t compileAloneBytes = size_t(4) << 20;
   /// Data-segment limit of the harness in MiB (0: none).
   unsigned memoryLimitMB = 8192;
-  /// Compile jobs of measureAll (0: one per hardware thread): its candidates
-  /// are shared among this many threads, each lowering its share and
-  /// compiling it with one clang call.
+  /// Compile jobs of measureAll (0: one per hardware thread): this many
+  /// threads lower its candidates, each compiling what it lowered with one
+  /// clang call, and compile alone the members of a group that is still
+  /// compiling when they run out of work.
   unsigned jobs = 0;
   CpuLoweringOptions lowering;
   /// Pin the harness to this core (-1: no pinning; pinning also confines
@@ -193,6 +195,7 @@ public:
 private:
   struct Compiled;
   struct Lowered;
+  struct CompileGroup;
   Measurer() = default;
   llvm::Error initialize(mlir::ModuleOp original, llvm::StringRef function,
                          const Target &target);
@@ -204,24 +207,32 @@ private:
   /// The text of `candidate` without top-level transform ops.
   std::string serialize(mlir::ModuleOp candidate) const;
   /// Lowers serialized modules to LLVM IR and compiles them into shared
-  /// objects: the candidates are shared among `jobs` groups, each lowered
-  /// and compiled by one thread with one clang call (or, when that fails,
-  /// one call per candidate, so that a failure is its own candidate's).
+  /// objects on `jobs` threads: each lowers candidates from a shared queue
+  /// and compiles those it lowered with one clang call (or, when that
+  /// fails, one call per candidate, so that a failure is its own
+  /// candidate's); a thread left without work compiles the members of a
+  /// group still compiling alone, and the first to finish wins.
   std::vector<Compiled> compileAll(llvm::ArrayRef<std::string> texts,
                                    llvm::ArrayRef<std::string> stems) const;
   /// Lowers one serialized module to LLVM IR, its exported symbols renamed
   /// after `stem`. Thread-safe.
   Lowered lower(const std::string &moduleText, const std::string &stem) const;
-  /// Compiles lowered candidates into one shared object named after
-  /// `groupStem`, filling their entries of `compiled`.
-  void compileGroup(llvm::MutableArrayRef<Lowered> members,
-                    const std::string &groupStem,
-                    std::vector<Compiled> &compiled) const;
-  /// Runs clang on `ir` into <stem>.so within `timeoutSeconds`; the error
-  /// message when it fails.
+  /// Compiles one lowered candidate into <stem>.so within the
+  /// per-candidate limit (killed early when `cancel` is set).
+  Compiled compileAlone(const Lowered &member,
+                        const std::atomic<bool> *cancel) const;
+  /// Compiles `group`'s members with one clang call, then alone what is
+  /// left when that call did not win.
+  void compileGroupCall(CompileGroup &group) const;
+  /// Compiles members of `group` alone until none is left or the group's
+  /// call has won.
+  void compileMembersAlone(CompileGroup &group) const;
+  /// Runs clang on `ir` into <stem>.so within `timeoutSeconds` (killed
+  /// early when `cancel` is set); the error message when it fails.
   std::optional<std::string> runClang(const std::string &ir,
                                       const std::string &stem, bool usesOpenMP,
-                                      double timeoutSeconds) const;
+                                      double timeoutSeconds,
+                                      const std::atomic<bool> *cancel = nullptr) const;
   /// Runs compiled candidates in harness processes (one for all of them; a
   /// fresh one for the rest after a candidate that crashed or hung), each
   /// timed again when other processes disturbed its timing (see

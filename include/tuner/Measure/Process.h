@@ -12,6 +12,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <atomic>
 #include <string>
 
 namespace tuner {
@@ -22,6 +23,7 @@ struct ProcessResult {
     Exited,        ///< Exited by itself; see exitCode.
     Signaled,      ///< Killed by a signal it raised or received.
     TimedOut,      ///< Killed by us after the deadline.
+    Cancelled,     ///< Killed by us because `cancel` was set.
     FailedToStart, ///< Could not be started; see message.
   };
   Kind kind = Kind::FailedToStart;
@@ -38,10 +40,13 @@ struct ProcessResult {
 /// is replaced, never appended to or partly overwritten), killing it with
 /// SIGKILL after `timeoutSeconds` (0: no limit). `memoryLimitMB` (0: none)
 /// caps the child's data segment, so a runaway allocation fails in the child.
+/// When `cancel` is given, the child is killed as soon as another thread
+/// sets it (within the polling interval, 20 ms at most).
 ProcessResult runProcess(llvm::StringRef program,
                          llvm::ArrayRef<llvm::StringRef> args,
                          llvm::StringRef stdoutPath, llvm::StringRef stderrPath,
-                         double timeoutSeconds, unsigned memoryLimitMB = 0);
+                         double timeoutSeconds, unsigned memoryLimitMB = 0,
+                         const std::atomic<bool> *cancel = nullptr);
 
 /// The contents of a child's output file; empty when it cannot be read.
 std::string readOutput(llvm::StringRef path);

@@ -8,7 +8,10 @@
 
 #include "gtest/gtest.h"
 
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 #include <string>
 
 #include <unistd.h>
@@ -64,6 +67,28 @@ TEST(RunProcess, Timeout) {
   EXPECT_EQ(result.kind, ProcessResult::Kind::TimedOut);
   EXPECT_GE(result.wallSeconds, 0.3);
   EXPECT_LT(result.wallSeconds, 10.0);
+}
+
+TEST(RunProcess, Cancel) {
+  // Set by another thread while the child runs: the child is killed.
+  std::atomic<bool> cancel{false};
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    cancel = true;
+  });
+  llvm::StringRef args[] = {"/bin/sh", "-c", "sleep 20"};
+  ProcessResult result = runProcess("/bin/sh", args, "", "", 60, 0, &cancel);
+  canceller.join();
+  EXPECT_EQ(result.kind, ProcessResult::Kind::Cancelled);
+  EXPECT_EQ(result.message, "cancelled");
+  EXPECT_LT(result.wallSeconds, 10.0);
+  // Set before it starts: killed at the first poll; a flag left unset
+  // changes nothing.
+  ProcessResult early = runProcess("/bin/sh", args, "", "", 60, 0, &cancel);
+  EXPECT_EQ(early.kind, ProcessResult::Kind::Cancelled);
+  std::atomic<bool> never{false};
+  llvm::StringRef quick[] = {"/bin/sh", "-c", "exit 0"};
+  EXPECT_TRUE(runProcess("/bin/sh", quick, "", "", 60, 0, &never).succeeded());
 }
 
 /// Whether process `pid` is gone (or only a zombie waiting for its reaper).
