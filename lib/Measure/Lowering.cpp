@@ -154,6 +154,40 @@ struct MarkArgumentsNoAlias
 } // namespace
 
 namespace {
+/// Fails the lowering when the module holds more than `limit` operations.
+/// Placed right after the vector lowering, which unrolls every n-D vector
+/// op into one op per 1-D row: a candidate whose ops are vectorized into
+/// hundreds of thousands of one-lane rows (vector<872x1xf64>) or
+/// transposed element by element there grows to millions of ops, on which
+/// each later pass then spends seconds (a minute in all) before clang
+/// spends minutes more.
+struct LimitModuleSize
+    : public PassWrapper<LimitModuleSize, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LimitModuleSize)
+
+  explicit LimitModuleSize(uint64_t limit) : limit(limit) {}
+  StringRef getArgument() const final { return "tuner-limit-module-size"; }
+  StringRef getDescription() const final {
+    return "Fail when the module holds more operations than a limit";
+  }
+  void runOnOperation() override {
+    uint64_t count = 0;
+    getOperation()->walk([&](Operation *) { ++count; });
+    if (count <= limit)
+      return;
+    // At the module's location, without the op: a diagnostic on the op
+    // would print the whole oversized module with it.
+    mlir::emitError(getOperation()->getLoc())
+        << "the module holds " << count
+        << " operations once its vectors are unrolled into rows, more than "
+           "the limit of "
+        << limit << " (max-ops): too large to compile in reasonable time";
+    signalPassFailure();
+  }
+
+  uint64_t limit;
+};
+
 /// Drops integer memory spaces from every memref type in host functions
 /// (function types, block arguments, results and type attributes alike):
 /// on the host, memory space 1 is the same memory as the default one, and
@@ -324,6 +358,8 @@ void tuner::buildCpuLoweringPipeline(OpPassManager &pm,
   vectorToLLVM.vectorContractLowering =
       vector::VectorContractLowering::OuterProduct;
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
+  if (options.maxOps)
+    pm.addPass(std::make_unique<LimitModuleSize>(options.maxOps));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -352,6 +388,11 @@ struct LowerCpuPipelineOptions
       *this, "num-threads",
       llvm::cl::desc("OpenMP threads per parallel loop (0: runtime default)"),
       llvm::cl::init(0)};
+  Option<uint64_t> maxOps{
+      *this, "max-ops",
+      llvm::cl::desc("Fail when the module holds more operations than this "
+                     "once its vectors are unrolled into rows (0: no limit)"),
+      llvm::cl::init(0)};
 };
 } // namespace
 
@@ -366,6 +407,7 @@ void tuner::registerLoweringPipelines() {
           CpuLoweringOptions lowering;
           lowering.openmp = options.openmp;
           lowering.numThreads = options.numThreads;
+          lowering.maxOps = options.maxOps;
           buildCpuLoweringPipeline(pm, lowering);
         });
     return true;

@@ -591,7 +591,8 @@ llvm::Expected<Measurement> Measurer::runOriginal(const std::string &text,
                                                   llvm::StringRef stem,
                                                   std::string &outputs) {
   std::string name = stem.str();
-  Compiled compiled = compileAll({text}, {name}).front();
+  // The original is never held to the candidates' size limit.
+  Compiled compiled = compileAll({text}, {name}, /*limitSize=*/false).front();
   if (!compiled.ok) {
     removeFiles({name});
     return llvm::createStringError("the " + stem + " does not compile: " +
@@ -738,7 +739,8 @@ static std::string symbolSuffix(llvm::StringRef stem) {
 }
 
 Measurer::Lowered Measurer::lower(const std::string &moduleText,
-                                  const std::string &stem) const {
+                                  const std::string &stem,
+                                  bool limitSize) const {
   Lowered result;
   result.stem = stem;
   if (options.keepFiles)
@@ -746,13 +748,16 @@ Measurer::Lowered Measurer::lower(const std::string &moduleText,
       result.error = llvm::toString(std::move(error));
       return result;
     }
+  CpuLoweringOptions lowering = options.lowering;
+  if (!limitSize)
+    lowering.maxOps = 0;
   auto lowerStart = std::chrono::steady_clock::now();
   std::optional<std::string> loweringError;
   llvm::CrashRecoveryContext recovery;
   bool finished = recovery.RunSafely([&] {
     if (llvm::Error error = lowerToLLVMIR(
             registry, moduleText, functionName,
-            lowerForGpu ? gpuSignature : signature, options.lowering,
+            lowerForGpu ? gpuSignature : signature, lowering,
             lowerForGpu ? &gpuLowering : nullptr, target.triple, symbolSuffix(stem), result.ir, result.usesOpenMP))
       loweringError = llvm::toString(std::move(error));
   });
@@ -990,7 +995,7 @@ void Measurer::compileGroupCall(CompileGroup &group) const {
 
 std::vector<Measurer::Compiled>
 Measurer::compileAll(llvm::ArrayRef<std::string> texts,
-                     llvm::ArrayRef<std::string> stems) const {
+                     llvm::ArrayRef<std::string> stems, bool limitSize) const {
   using Outcome = CompileGroup::Outcome;
   size_t n = texts.size();
   std::vector<Compiled> compiled(n);
@@ -1009,7 +1014,7 @@ Measurer::compileAll(llvm::ArrayRef<std::string> texts,
     CompileGroup &group = groups[worker];
     std::vector<Lowered *> alone;
     for (size_t i; (i = nextToLower++) < n;) {
-      lowered[i] = lower(texts[i], stems[i]);
+      lowered[i] = lower(texts[i], stems[i], limitSize);
       lowered[i].index = i;
       Lowered &member = lowered[i];
       Compiled &result = compiled[i];

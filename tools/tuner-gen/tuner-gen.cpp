@@ -111,6 +111,13 @@ static cl::opt<double> compileTimeout(
              "loses little by skipping the rare candidate that takes "
              "minutes)"),
     cl::init(60), cl::cat(category));
+static cl::opt<uint64_t> maxLoweredOps(
+    "max-lowered-ops",
+    cl::desc("A candidate whose module holds more operations than this once "
+             "its vectors are unrolled into rows is compile_failed without "
+             "being lowered further or compiled (0: no limit; such a "
+             "candidate lowers for a minute and clang -O3 takes minutes)"),
+    cl::init(500000), cl::cat(category));
 static cl::opt<int64_t>
     maxElements("max-elements", cl::desc("Elements of the largest tensor"),
                 cl::init(gen::GeneratorOptions().maxElements),
@@ -801,6 +808,7 @@ int main(int argc, char **argv) {
   measureOptions.minRepetitionSeconds = minTime;
   measureOptions.timeoutSeconds = timeout;
   measureOptions.compileTimeoutSeconds = compileTimeout;
+  measureOptions.lowering.maxOps = maxLoweredOps;
   measureOptions.jobs = jobs;
   // Once, now: a rebuild during a long run must not lose the harness (every
   // later program would be skipped).

@@ -56,6 +56,12 @@ static cl::opt<double>
                    cl::desc("Seconds the native compiler may take per "
                             "candidate"),
                    cl::init(300), cl::cat(category));
+static cl::opt<uint64_t> maxLoweredOps(
+    "max-lowered-ops",
+    cl::desc("A candidate whose module holds more operations than this once "
+             "its vectors are unrolled into rows is compile_failed (0: no "
+             "limit)"),
+    cl::init(0), cl::cat(category));
 static cl::opt<std::string>
     clangPath("clang",
               cl::desc("The native compiler (default: clang-22 on PATH, "
@@ -188,6 +194,7 @@ int main(int argc, char **argv) {
   options.memoryLimitMB = memoryLimit;
   options.jobs = jobs;
   options.lowering.openmp = openmp;
+  options.lowering.maxOps = maxLoweredOps;
   options.pinCore = core;
   options.seed = seed;
   llvm::Expected<std::map<unsigned, double>> scalarValues =

@@ -29,6 +29,11 @@ struct CpuLoweringOptions {
   bool openmp = true;
   /// OpenMP threads per parallel loop; 0 lets the runtime decide (all cores).
   unsigned numThreads = 0;
+  /// The lowering fails when the module holds more operations than this
+  /// right after the vector lowering (which unrolls each n-D vector op into
+  /// one op per 1-D row); 0: no limit. A candidate past it would take
+  /// minutes to lower further and to compile.
+  uint64_t maxOps = 0;
 };
 
 /// Appends the lowering to `pm`, which must be anchored on builtin.module.

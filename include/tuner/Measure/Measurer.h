@@ -212,11 +212,15 @@ private:
   /// fails, one call per candidate, so that a failure is its own
   /// candidate's); a thread left without work compiles the members of a
   /// group still compiling alone, and the first to finish wins.
+  /// `limitSize`: hold them to the lowering's size limit
+  /// (CpuLoweringOptions::maxOps; never the original).
   std::vector<Compiled> compileAll(llvm::ArrayRef<std::string> texts,
-                                   llvm::ArrayRef<std::string> stems) const;
+                                   llvm::ArrayRef<std::string> stems,
+                                   bool limitSize = true) const;
   /// Lowers one serialized module to LLVM IR, its exported symbols renamed
   /// after `stem`. Thread-safe.
-  Lowered lower(const std::string &moduleText, const std::string &stem) const;
+  Lowered lower(const std::string &moduleText, const std::string &stem,
+                bool limitSize) const;
   /// Compiles one lowered candidate into <stem>.so within the
   /// per-candidate limit (killed early when `cancel` is set).
   Compiled compileAlone(const Lowered &member,
