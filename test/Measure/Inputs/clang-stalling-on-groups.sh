@@ -1,10 +1,15 @@
 #!/bin/sh
 # Stands in for clang in measure-group-limit.test: a module of a group of
-# candidates (g*.ll) stalls 18 seconds before it is compiled; everything
-# else is compiled at once by the real clang.
+# candidates (g*.ll) stalls STALL_SECONDS (default 18) before it is
+# compiled, only one that contains STALL_ON when that is set (a symbol of
+# one candidate, such as __tuner_c0); everything else is compiled at once
+# by the real clang.
 for arg in "$@"; do
   case "$(basename "$arg")" in
-    g*.ll) sleep 18 ;;
+    g*.ll)
+      if [ -z "${STALL_ON:-}" ] || grep -q "$STALL_ON" "$arg"; then
+        sleep "${STALL_SECONDS:-18}"
+      fi ;;
   esac
 done
 for c in clang-22 /usr/lib/llvm-22/bin/clang clang; do
