@@ -14,6 +14,8 @@
 
 #include "mlir/Support/LLVM.h"
 
+#include <cstdint>
+
 namespace mlir {
 class OpPassManager;
 namespace func {
