@@ -915,12 +915,18 @@ struct Measurer::CompileGroup {
   std::vector<Compiled> alone;
 };
 
-Measurer::Compiled Measurer::compileAlone(const Lowered &member,
-                                          const std::atomic<bool> *cancel) const {
+Measurer::Compiled Measurer::uncompiled(const Lowered &member) const {
   Compiled result;
   result.stem = member.stem;
   result.symbol = "_mlir_ciface_" + functionName + symbolSuffix(member.stem);
   result.usesOpenMP = member.usesOpenMP;
+  result.message = member.error;
+  return result;
+}
+
+Measurer::Compiled Measurer::compileAlone(const Lowered &member,
+                                          const std::atomic<bool> *cancel) const {
+  Compiled result = uncompiled(member);
   if (std::optional<std::string> error =
           runClang(member.ir, member.stem, member.usesOpenMP,
                    options.compileTimeoutSeconds, cancel)) {
@@ -1017,14 +1023,10 @@ Measurer::compileAll(llvm::ArrayRef<std::string> texts,
       lowered[i] = lower(texts[i], stems[i], limitSize);
       lowered[i].index = i;
       Lowered &member = lowered[i];
-      Compiled &result = compiled[i];
-      result.stem = member.stem;
-      result.symbol =
-          "_mlir_ciface_" + functionName + symbolSuffix(member.stem);
-      result.usesOpenMP = member.usesOpenMP;
+      compiled[i] = uncompiled(member);
       if (!member.error.empty())
-        result.message = member.error;
-      else if (member.ir.size() > options.compileAloneBytes)
+        continue;
+      if (member.ir.size() > options.compileAloneBytes)
         alone.push_back(&member);
       else
         group.members.push_back(&member);

@@ -221,6 +221,9 @@ private:
   /// after `stem`. Thread-safe.
   Lowered lower(const std::string &moduleText, const std::string &stem,
                 bool limitSize) const;
+  /// What compiling `member` gives before it is compiled: its stem, the
+  /// symbol the harness calls, and its lowering error if any.
+  Compiled uncompiled(const Lowered &member) const;
   /// Compiles one lowered candidate into <stem>.so within the
   /// per-candidate limit (killed early when `cancel` is set).
   Compiled compileAlone(const Lowered &member,
