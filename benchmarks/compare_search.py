@@ -80,7 +80,7 @@ def tune(tuner, kernel, label, strategy, top_k, more, args, work):
                f"beam-width={args.beam_width}", f"top-k={top_k}",
                f"mcts-iterations={args.mcts_iterations}",
                f"database={db}", f"summary-output={summary}"] + more
-    if args.model:
+    if args.model and strategy != "beam-exec":
         options.append(f"model={args.model}")
     extra = extra_options(kernel)
     if extra:
@@ -113,7 +113,9 @@ def comparison_options(args, label, top_k):
     return {"label": label, "top_k": top_k, "beam_width": args.beam_width,
             "mcts_iterations": args.mcts_iterations, "seed": args.seed,
             "bse_budget": args.bse_budget if label == "BSE" else None,
-            "model": args.model}
+            # BSE measures every node and never asks the model: a search
+            # of another model's comparison is as good.
+            "model": None if label == "BSE" else args.model}
 
 
 def main():
