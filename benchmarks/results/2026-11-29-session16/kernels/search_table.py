@@ -1,15 +1,26 @@
 #!/usr/bin/env python3
-"""search_table.py WORK SUITE-KERNEL... -- HELD-OUT-KERNEL...: run.sh's part 2
-as a Markdown table: per kernel, BSE's speedup (session 13), and for MCTS
-guided by each model its speedups in the two rounds, their losses against
-BSE (1 - speedup / BSE's) and the time ratio (BSE's search time / MCTS's,
-the mean of the rounds); per set, the mean loss of each round and of both."""
+"""search_table.py [--label L] [--models M,...] WORK SUITE-KERNEL... --
+HELD-OUT-KERNEL...: run.sh's part 2 (diverse.sh's with --label MCTS-diverse)
+as a Markdown table: per kernel, BSE's speedup (session 13), and for the
+search L (default MCTS) guided by each model its speedups in the two rounds,
+their losses against BSE (1 - speedup / BSE's) and the time ratio (BSE's
+search time / the search's, the mean of the rounds); per set, the mean loss
+of each round and of both."""
 import json, os, sys
 
-work = sys.argv[1]
-split = sys.argv.index('--')
-sets = {'suite': sys.argv[2:split], 'held-out': sys.argv[split + 1:]}
-models = ['shipped', 'random', 'records']
+args = sys.argv[1:]
+label, models = 'MCTS', ['shipped', 'random', 'records']
+while args and args[0].startswith('--') and args[0] != '--':
+    if args[0] == '--label':
+        label = args[1]
+    elif args[0] == '--models':
+        models = args[1].split(',')
+    else:
+        raise SystemExit(f'unknown option {args[0]}')
+    args = args[2:]
+work = args[0]
+split = args.index('--')
+sets = {'suite': args[1:split], 'held-out': args[split + 1:]}
 rounds = [1, 2]
 
 
@@ -20,7 +31,7 @@ def result(model, rnd, folder, kernel, label):
 
 head = ['set', 'kernel', 'BSE measured', 'BSE time (s)', 'BSE speedup']
 for m in models:
-    head += [f'{m}: MCTS speedup (rounds 1, 2)', 'loss', 'BSE/MCTS time']
+    head += [f'{m}: {label} speedup (rounds 1, 2)', 'loss', f'BSE/{label} time']
 print('| ' + ' | '.join(head) + ' |')
 print('|' + '---|' * len(head))
 for name, kernels in sets.items():
@@ -31,7 +42,7 @@ for name, kernels in sets.items():
         bse = result('shipped', 1, folder, k, 'BSE')
         cells = [name, k, str(bse['measured']), '%.1f' % bse['seconds'], '%.2fx' % bse['speedup']]
         for m in models:
-            rs = [result(m, r, folder, k, 'MCTS') for r in rounds]
+            rs = [result(m, r, folder, k, label) for r in rounds]
             ls = [1 - x['speedup'] / bse['speedup'] for x in rs]
             for r, l in zip(rounds, ls):
                 losses[m][r].append(l)
@@ -49,7 +60,7 @@ for name, kernels in sets.items():
     print('| ' + ' | '.join(cells) + ' |')
 print()
 print("BSE: session 13's searches (every node of the beam-width-4 tree measured), "
-      'taken as they are. MCTS: top-k 8, the defaults, with each model; round 1 '
-      'ran the models in the order shipped, random, records, round 2 in the other. '
-      'Loss: 1 - MCTS speedup / BSE speedup (negative: better than BSE); the mean '
+      f'taken as they are. {label}: top-k 8, the defaults otherwise, with each model; '
+      f'round 1 ran the models in the order {", ".join(models)}, round 2 in the other. '
+      f'Loss: 1 - {label} speedup / BSE speedup (negative: better than BSE); the mean '
       'row gives each round\'s mean loss and, in bold, the mean of both.')
