@@ -22,9 +22,12 @@
 # kernels and the three held-out kernels whose BSE is complete (search.md),
 # in two rounds (the models in one order, then in the other, so that the
 # machine's drift does not favour one).
+# Part 3 (search): the same with a diverse top k (MCTS+diverse,
+# diverse-top-k=true, session 14's best variant), the shipped and the records
+# model, two rounds (diverse.md).
 #
-# About 30 minutes on 2 cores, nothing else running (part 2 measures). A run
-# that is stopped resumes: what WORK holds already is taken as it is.
+# About 45 minutes on 2 cores, nothing else running (parts 2 and 3 measure).
+# A run that is stopped resumes: what WORK holds already is taken as it is.
 # Usage: run.sh [WORK]
 set -euo pipefail
 cd "$(dirname "$0")/../../../.."
@@ -82,31 +85,47 @@ done
 python3 "$out/table.py" "$work" $suite $heldout > "$out/table.md"
 cat "$out/table.md"
 
-# Part 2: MCTS guided by each model; BSE taken from session 13's searches.
-for round in 1 2; do
-  models="shipped random records"
-  [ $round = 2 ] && models="records random shipped"
-  for m in $models; do
-    w="$work/search-$m-r$round"
-    for set in suite heldout; do
-      mkdir -p "$w/$set"
-      cp "$work/searches/$set/"*-BSE.* "$w/$set/"
-    done
-    for k in $suite blur1d rowsumsq vecmat; do
-      case " $suite " in *" $k "*) set=suite; dir=benchmarks/kernels ;;
-                         *) set=heldout; dir=benchmarks/heldout/kernels ;; esac
-      python3 benchmarks/compare_search.py --tuner-opt $bin/tuner-opt --beam-width 4 \
-          --bse-budget 5000 --top-k 8 --strategies MCTS --resume --kernel-dir $dir \
-          --work-dir "$w/$set" --kernels "$k" --model "$(model $m "$k")" \
-          > /dev/null 2>> "$work/search.log"
+# Parts 2 and 3: the searches guided by each model; BSE taken from session
+# 13's searches.
+search() { # search STRATEGY LOG MODEL...: two rounds, the models reversed in the second
+  local strategy=$1 log=$2; shift 2
+  local round m w set dir k models
+  for round in 1 2; do
+    models=("$@")
+    [ $round = 2 ] && models=($(printf '%s\n' "$@" | tac))
+    for m in "${models[@]}"; do
+      w="$work/search-$m-r$round"
+      for set in suite heldout; do
+        mkdir -p "$w/$set"
+        cp "$work/searches/$set/"*-BSE.* "$w/$set/"
+      done
+      for k in $suite blur1d rowsumsq vecmat; do
+        case " $suite " in *" $k "*) set=suite; dir=benchmarks/kernels ;;
+                           *) set=heldout; dir=benchmarks/heldout/kernels ;; esac
+        python3 benchmarks/compare_search.py --tuner-opt $bin/tuner-opt --beam-width 4 \
+            --bse-budget 5000 --top-k 8 --strategies "$strategy" --resume --kernel-dir $dir \
+            --work-dir "$w/$set" --kernels "$k" --model "$(model $m "$k")" \
+            > /dev/null 2>> "$work/$log"
+      done
     done
   done
-done
+}
+search MCTS search.log shipped random records
 python3 "$out/search_table.py" "$work" $suite -- blur1d rowsumsq vecmat > "$out/search.md"
 cat "$out/search.md"
 # the MCTS searches (BSE is in session 13's archive)
-tar -cJf "$out/searches.tar.xz" -C "$work" --exclude='*-BSE.*' \
+tar -cJf "$out/searches.tar.xz" -C "$work" --exclude='*-BSE.*' --exclude='*MCTS-diverse*' \
     search-shipped-r1 search-random-r1 search-records-r1 \
     search-shipped-r2 search-random-r2 search-records-r2
 cp "$work"/train-*.log "$work/search.log" "$out/"
 xz -9f "$out"/train-*.log "$out/search.log"
+
+search MCTS+diverse diverse.log shipped records
+python3 "$out/search_table.py" --label MCTS-diverse --models shipped,records "$work" \
+    $suite -- blur1d rowsumsq vecmat > "$out/diverse.md"
+cat "$out/diverse.md"
+(cd "$work" && find search-shipped-r1 search-records-r1 search-shipped-r2 \
+    search-records-r2 -name '*MCTS-diverse*' | sort) |
+  tar -cJf "$out/diverse-searches.tar.xz" -C "$work" -T -
+cp "$work/diverse.log" "$out/"
+xz -9f "$out/diverse.log"
