@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """search_table.py [--label L] [--models M,...] WORK SUITE-KERNEL... --
-HELD-OUT-KERNEL...: run.sh's part 2 (diverse.sh's with --label MCTS-diverse)
+HELD-OUT-KERNEL...: run.sh's part 2 (part 3 with --label MCTS-diverse)
 as a Markdown table: per kernel, BSE's speedup (session 13), and for the
 search L (default MCTS) guided by each model its speedups in the two rounds,
 their losses against BSE (1 - speedup / BSE's) and the time ratio (BSE's
