@@ -320,6 +320,7 @@ void TunerAutotunePass::tune(ModuleOp module, TunableFunction &tunable,
   options.measure.repetitions = repetitions;
   options.measure.timeoutSeconds = timeout;
   options.measure.compileTimeoutSeconds = compileTimeout;
+  options.measure.lowering.maxOps = maxLoweredOps;
   options.measure.jobs = jobs;
   options.measure.pinCore = pinCore;
   // checkOptions has parsed it.

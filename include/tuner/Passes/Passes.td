@@ -254,6 +254,12 @@ def TunerAutotune : Pass<"tuner-autotune", "mlir::ModuleOp"> {
            "Seconds the native compiler may take per candidate (a batch "
            "compiled in one call: per member) before it counts as "
            "compile_failed">,
+    Option<"maxLoweredOps", "max-lowered-ops", "uint64_t",
+           /*default=*/"1200000",
+           "Most operations a candidate's module may hold once its vectors "
+           "are unrolled into rows; a larger one counts as compile_failed "
+           "before clang sees it (0: no limit; the untransformed function "
+           "is never limited)">,
     Option<"jobs", "jobs", "unsigned", /*default=*/"0",
            "Candidates compiled in parallel (0: one per core)">,
     Option<"pinCore", "pin-core", "int", /*default=*/"-1",
