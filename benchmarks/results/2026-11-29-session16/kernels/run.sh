@@ -20,13 +20,13 @@
 # Part 2 (search): MCTS with its defaults (top-k 8) guided by each model,
 # against the BSE of session 13 (taken as it is, --resume), on the six suite
 # kernels and the three held-out kernels whose BSE is complete (search.md),
-# in two rounds (the models in one order, then in the other, so that the
-# machine's drift does not favour one).
+# in three rounds (the models in one order, then in the other, then in the
+# first again, so that the machine's drift does not favour one).
 # Part 3 (search): the same with a diverse top k (MCTS+diverse,
 # diverse-top-k=true, session 14's best variant), the shipped and the records
-# model, two rounds (diverse.md).
+# model, three rounds (diverse.md).
 #
-# About 45 minutes on 2 cores, nothing else running (parts 2 and 3 measure).
+# About 55 minutes on 2 cores, nothing else running (parts 2 and 3 measure).
 # A run that is stopped resumes: what WORK holds already is taken as it is.
 # Usage: run.sh [WORK]
 set -euo pipefail
@@ -87,10 +87,10 @@ cat "$out/table.md"
 
 # Parts 2 and 3: the searches guided by each model; BSE taken from session
 # 13's searches.
-search() { # search STRATEGY LOG MODEL...: two rounds, the models reversed in the second
+search() { # search STRATEGY LOG MODEL...: three rounds, the models reversed in the second
   local strategy=$1 log=$2; shift 2
   local round m w set dir k models
-  for round in 1 2; do
+  for round in 1 2 3; do
     models=("$@")
     [ $round = 2 ] && models=($(printf '%s\n' "$@" | tac))
     for m in "${models[@]}"; do
@@ -116,7 +116,8 @@ cat "$out/search.md"
 # the MCTS searches (BSE is in session 13's archive)
 tar -cJf "$out/searches.tar.xz" -C "$work" --exclude='*-BSE.*' --exclude='*MCTS-diverse*' \
     search-shipped-r1 search-random-r1 search-records-r1 \
-    search-shipped-r2 search-random-r2 search-records-r2
+    search-shipped-r2 search-random-r2 search-records-r2 \
+    search-shipped-r3 search-random-r3 search-records-r3
 cp "$work"/train-*.log "$work/search.log" "$out/"
 xz -9f "$out"/train-*.log "$out/search.log"
 
@@ -124,8 +125,8 @@ search MCTS+diverse diverse.log shipped records
 python3 "$out/search_table.py" --label MCTS-diverse --models shipped,records "$work" \
     $suite -- blur1d rowsumsq vecmat > "$out/diverse.md"
 cat "$out/diverse.md"
-(cd "$work" && find search-shipped-r1 search-records-r1 search-shipped-r2 \
-    search-records-r2 -name '*MCTS-diverse*' | sort) |
+(cd "$work" && find search-shipped-r[123] search-records-r[123] \
+    -name '*MCTS-diverse*' | sort) |
   tar -cJf "$out/diverse-searches.tar.xz" -C "$work" -T -
 cp "$work/diverse.log" "$out/"
 xz -9f "$out/diverse.log"
