@@ -117,7 +117,7 @@ static cl::opt<uint64_t> maxLoweredOps(
              "its vectors are unrolled into rows is compile_failed without "
              "being lowered further or compiled (0: no limit; such a "
              "candidate lowers for a minute and clang -O3 takes minutes)"),
-    cl::init(1200000), cl::cat(category));
+    cl::init(CpuLoweringOptions::candidateMaxOps), cl::cat(category));
 static cl::opt<int64_t>
     maxElements("max-elements", cl::desc("Elements of the largest tensor"),
                 cl::init(gen::GeneratorOptions().maxElements),

@@ -3,6 +3,8 @@
 #ifndef TUNER_PASSES_PASSES_H
 #define TUNER_PASSES_PASSES_H
 
+#include "tuner/Measure/Lowering.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

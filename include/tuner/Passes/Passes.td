@@ -255,7 +255,7 @@ def TunerAutotune : Pass<"tuner-autotune", "mlir::ModuleOp"> {
            "compiled in one call: per member) before it counts as "
            "compile_failed">,
     Option<"maxLoweredOps", "max-lowered-ops", "uint64_t",
-           /*default=*/"1200000",
+           /*default=*/"::tuner::CpuLoweringOptions::candidateMaxOps",
            "Most operations a candidate's module may hold once its vectors "
            "are unrolled into rows; a larger one counts as compile_failed "
            "before clang sees it (0: no limit; the untransformed function "
