@@ -80,7 +80,7 @@ def tune(tuner, kernel, label, strategy, top_k, more, args, work):
                f"beam-width={args.beam_width}", f"top-k={top_k}",
                f"mcts-iterations={args.mcts_iterations}",
                f"database={db}", f"summary-output={summary}"] + more
-    if args.model and strategy != "beam-exec":
+    if args.model and label != "BSE":
         options.append(f"model={args.model}")
     extra = extra_options(kernel)
     if extra:
