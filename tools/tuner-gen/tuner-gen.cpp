@@ -1,7 +1,8 @@
 //===- tuner-gen.cpp - Random programs to a measured dataset --------------===//
 //
 //   tuner-gen -o DIR --programs N --configs-per-program M --seed S
-//             [--shard K/N] [--flavour linalg|affine|both] [--repetitions R]
+//             [--neighbours B] [--shard K/N] [--flavour linalg|affine|both]
+//             [--repetitions R]
 //             [--min-time S] [--jobs J] [--timeout T] [--compile-timeout C]
 //             [--max-baseline S]
 //             [--max-elements E] [--max-work W] [--max-computations C]
@@ -11,7 +12,9 @@
 //
 // For each program index i of its shard (i % N == K): generates program i
 // from (seed, i), builds its ProgramTree and Space, samples M distinct
-// configs uniformly from the space (Chain-of-Trees, seeded from (seed, i)),
+// configs uniformly from the space (Chain-of-Trees, seeded from (seed, i);
+// with --neighbours B, one in B+1 of them uniformly, each followed by B
+// configs one move away from it),
 // applies each to a copy of the program, measures the baseline and every
 // candidate against it (failures included), and appends program and sample
 // records to DIR/programs-sK-of-N.jsonl and DIR/samples-sK-of-N.jsonl.
@@ -34,6 +37,7 @@
 #include "tuner/Analysis/WorkloadHash.h"
 #include "tuner/Database/Database.h"
 #include "tuner/Measure/Measurer.h"
+#include "tuner/Search/Neighbourhood.h"
 #include "tuner/Search/Strategies.h"
 #include "tuner/Support/Format.h"
 #include "tuner/Tuning/MeasuringEvaluator.h"
@@ -78,6 +82,16 @@ static cl::opt<unsigned>
                       cl::desc("Distinct random configs measured per "
                                "program (fewer when the space is smaller)"),
                       cl::init(16), cl::cat(category));
+static cl::opt<unsigned> neighbours(
+    "neighbours",
+    cl::desc("Of each program's configs, draw one in B+1 uniformly and "
+             "follow each by B distinct configs one move away from it (one "
+             "parameter one step along its topology, repaired when a "
+             "constraint forbids the step alone), so that the ranking loss "
+             "sees pairs that differ in one decision, as the search's "
+             "siblings do (0: every config uniform, the first datasets' "
+             "sampling)"),
+    cl::init(0), cl::value_desc("B"), cl::cat(category));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the whole run"),
                               cl::init(1), cl::cat(category));
 static cl::opt<std::string>
@@ -193,10 +207,15 @@ gen::Flavour flavourFor(std::optional<gen::Flavour> asked,
                                           : gen::Flavour::Linalg;
 }
 
-/// Up to `count` distinct configs drawn uniformly from the space (all of
-/// them, in order, when the space holds no more).
+/// Up to `count` distinct configs of the space (all of them, in order, when
+/// the space holds no more): drawn uniformly when `neighbourCount` is 0;
+/// else in groups of an anchor drawn uniformly and up to `neighbourCount`
+/// distinct configs one move from it (Neighbourhood::move), the anchors'
+/// and their neighbours' draws seeded apart, so that the anchors are the
+/// configs the uniform sampling draws first (but for one that was already
+/// drawn as a neighbour).
 std::vector<Config> sampleConfigs(const ChainOfTrees &chain, unsigned count,
-                                  uint64_t rngSeed) {
+                                  unsigned neighbourCount, uint64_t rngSeed) {
   std::vector<Config> configs;
   llvm::APInt size = chain.count();
   if (!chain.hasRealParameters() && size.ule(count)) {
@@ -205,16 +224,31 @@ std::vector<Config> sampleConfigs(const ChainOfTrees &chain, unsigned count,
     return configs;
   }
   std::mt19937_64 rng(rngSeed);
+  std::mt19937_64 moves(gen::mixSeed(rngSeed, 1));
+  Neighbourhood neighbourhood(chain);
   std::set<Config> seen;
   for (unsigned attempt = 0; attempt < 50 * count && configs.size() < count;
        ++attempt) {
-    llvm::Expected<Config> config = chain.sample(rng);
-    if (!config) {
-      llvm::consumeError(config.takeError());
+    llvm::Expected<Config> anchor = chain.sample(rng);
+    if (!anchor) {
+      llvm::consumeError(anchor.takeError());
       break;
     }
-    if (seen.insert(*config).second)
-      configs.push_back(std::move(*config));
+    if (!seen.insert(*anchor).second)
+      continue;
+    configs.push_back(*anchor);
+    // Its neighbours, as many as the space and the count allow: a space
+    // where the anchor has fewer gives the rest to the next anchor.
+    for (unsigned added = 0, tries = 0;
+         added < neighbourCount && configs.size() < count &&
+         tries < 16 * neighbourCount;
+         ++tries) {
+      std::optional<Config> near = neighbourhood.move(*anchor, moves);
+      if (near && seen.insert(*near).second) {
+        configs.push_back(std::move(*near));
+        ++added;
+      }
+    }
   }
   return configs;
 }
@@ -537,7 +571,8 @@ llvm::Error Generation::runProgram(unsigned index, DatasetWriter &writer,
   }
 
   std::vector<Config> configs =
-      sampleConfigs(*chain, configsPerProgram, gen::mixSeed(programSeed, 2));
+      sampleConfigs(*chain, configsPerProgram, neighbours,
+                    gen::mixSeed(programSeed, 2));
   std::vector<Config> todo;
   const std::set<uint64_t> &done = measuredConfigs[id];
   for (Config &config : configs)
