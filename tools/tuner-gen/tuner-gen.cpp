@@ -573,8 +573,22 @@ llvm::Error Generation::runProgram(unsigned index, DatasetWriter &writer,
   std::vector<Config> configs =
       sampleConfigs(*chain, configsPerProgram, neighbours,
                     gen::mixSeed(programSeed, 2));
-  std::vector<Config> todo;
+  // The configs measured so far must be among those this command draws: a
+  // program resumed with another --neighbours would mix two samplings.
   const std::set<uint64_t> &done = measuredConfigs[id];
+  std::set<uint64_t> drawn;
+  for (const Config &config : configs)
+    drawn.insert(config.hash());
+  size_t foreign = llvm::count_if(
+      done, [&](uint64_t hash) { return !drawn.count(hash); });
+  if (foreign)
+    return llvm::createStringError(llvm::formatv(
+        "program {0}: {1} of its {2} recorded configs are not among those "
+        "this command draws (written with another --neighbours?): resume "
+        "with the options of the run that wrote it, or write to another "
+        "folder",
+        id, foreign, done.size()));
+  std::vector<Config> todo;
   for (Config &config : configs)
     if (!done.count(config.hash()))
       todo.push_back(std::move(config));
