@@ -128,3 +128,6 @@ python3 "$out/pairs.py" "$work/neighbours-data/samples-s2031.jsonl" 4 \
     "$work"/eval/{shipped,uniform-s1,uniform-s2,uniform-s3}-on-s2031.json > "$out/pairs.md"
 python3 "$out/table.py" --random "$work" shipped,neighbours-s1,neighbours-s2,neighbours-s3 s2029 > "$out/cross.md"
 cat "$out/pairs.md" "$out/cross.md"
+python3 "$out/parallel.py" "$work/neighbours-data/samples-s2031.jsonl" 4 \
+    "$work"/eval/{shipped,uniform-s1,uniform-s2,uniform-s3}-on-s2031.json > "$out/parallel.md"
+cat "$out/parallel.md"
