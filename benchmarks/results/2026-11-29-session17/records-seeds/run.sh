@@ -16,7 +16,8 @@
 # and each ranks each kernel's BSE records (session 13's searches). Tables
 # by ../neighbours/table.py (the mean over the seeds and their range).
 #
-# About 25 minutes on 2 cores (21 trainings); measures nothing.
+# About 25 minutes on 2 cores for part 1 (21 trainings, measures nothing),
+# 30 for part 2 (measures).
 # Usage: run.sh [WORK]
 set -euo pipefail
 cd "$(dirname "$0")/../../../.."
@@ -82,3 +83,81 @@ order=shipped,random-s1,random-s2,random-s3,records-s1,records-s2,records-s3
 python3 benchmarks/results/2026-11-29-session17/neighbours/table.py "$work" "$order" \
     $suite $heldout > "$out/table.md"
 cat "$out/table.md"
+
+# Part 2 (measures; nothing else may run): MCTS with its defaults (top-k 8)
+# guided by the records model of each seed, against session 13's BSE taken
+# as it is, on the six suite kernels and the three held-out kernels whose
+# BSE is complete, in three rounds (seeds 1, 2, 3; then 3, 2, 1; then 1, 2,
+# 3), as session 16's part 2 did with seed 1 (search.md).
+for round in 1 2 3; do
+  seeds="1 2 3"
+  [ $round = 2 ] && seeds="3 2 1"
+  for seed in $seeds; do
+    w="$work/search-records-s$seed-r$round"
+    for set in suite heldout; do
+      mkdir -p "$w/$set"
+      cp "$work/searches/$set/"*-BSE.* "$w/$set/"
+    done
+    for k in $suite blur1d rowsumsq vecmat; do
+      case " $suite " in *" $k "*) set=suite; dir=benchmarks/kernels ;;
+                         *) set=heldout; dir=benchmarks/heldout/kernels ;; esac
+      python3 benchmarks/compare_search.py --tuner-opt $bin/tuner-opt --beam-width 4 \
+          --bse-budget 5000 --top-k 8 --strategies MCTS --resume --kernel-dir $dir \
+          --work-dir "$w/$set" --kernels "$k" --model "$(model records-s$seed "$k")" \
+          > /dev/null 2>> "$work/search.log"
+    done
+  done
+done
+# session 16's table, each seed a model ("records-sN" names the folders
+# search-records-sN-rR); it reads BSE's results from search-shipped-r1,
+# here the first seed's folder (every folder holds the same BSE files)
+ln -sfn search-records-s1-r1 "$work/search-shipped-r1"
+python3 benchmarks/results/2026-11-29-session16/kernels/search_table.py \
+    --models records-s1,records-s2,records-s3 "$work" $suite -- blur1d rowsumsq vecmat > "$out/search.md"
+cat "$out/search.md"
+(cd "$work" && find search-records-s[123]-r[123] -name '*MCTS*' | sort) |
+  tar -cJf "$out/searches.tar.xz" -C "$work" -T -
+cp "$work/search.log" "$out/"
+xz -9f "$out/search.log"
+
+# Part 3: the three seeds' networks pooled into one ensemble of 12 per
+# kernel (merge.py), ranked (table-pooled.md) and guiding MCTS in three
+# rounds (search-pooled.md; measures).
+for k in suite $suite; do
+  [ -f "$work/records-$k-s123.json" ] ||
+    python3 "$out/merge.py" "$work/records-$k-s123.json" "$work"/records-$k-s{1,2,3}.json
+done
+pooled() { # the pooled model of KERNEL
+  if [ -f "$work/records-$1-s123.json" ]; then echo "$work/records-$1-s123.json"
+  else echo "$work/records-suite-s123.json"; fi
+}
+for k in $suite $heldout; do
+  [ -f "$work/eval/pooled-on-$k.json" ] ||
+    $bin/tuner-train --evaluate --all --model "$(pooled "$k")" "$(db "$k")" \
+        --json "$work/eval/pooled-on-$k.json" > "$work/eval/pooled-on-$k.txt" 2>&1
+done
+python3 benchmarks/results/2026-11-29-session17/neighbours/table.py "$work" \
+    shipped,records-s1,records-s2,records-s3,pooled $suite $heldout > "$out/table-pooled.md"
+cat "$out/table-pooled.md"
+for round in 1 2 3; do
+  w="$work/search-pooled-r$round"
+  for set in suite heldout; do
+    mkdir -p "$w/$set"
+    cp "$work/searches/$set/"*-BSE.* "$w/$set/"
+  done
+  for k in $suite blur1d rowsumsq vecmat; do
+    case " $suite " in *" $k "*) set=suite; dir=benchmarks/kernels ;;
+                       *) set=heldout; dir=benchmarks/heldout/kernels ;; esac
+    python3 benchmarks/compare_search.py --tuner-opt $bin/tuner-opt --beam-width 4 \
+        --bse-budget 5000 --top-k 8 --strategies MCTS --resume --kernel-dir $dir \
+        --work-dir "$w/$set" --kernels "$k" --model "$(pooled "$k")" \
+        > /dev/null 2>> "$work/search-pooled.log"
+  done
+done
+python3 benchmarks/results/2026-11-29-session16/kernels/search_table.py \
+    --models pooled "$work" $suite -- blur1d rowsumsq vecmat > "$out/search-pooled.md"
+cat "$out/search-pooled.md"
+(cd "$work" && find search-pooled-r[123] -name '*MCTS*' | sort) |
+  tar -cJf "$out/searches-pooled.tar.xz" -C "$work" -T -
+cp "$work/search-pooled.log" "$out/"
+xz -9f "$out/search-pooled.log"
