@@ -89,23 +89,27 @@ cat "$out/table.md"
 # as it is, on the six suite kernels and the three held-out kernels whose
 # BSE is complete, in three rounds (seeds 1, 2, 3; then 3, 2, 1; then 1, 2,
 # 3), as session 16's part 2 did with seed 1 (search.md).
+mcts() { # mcts FOLDER LOG MODEL-COMMAND...: one round of MCTS on the nine
+  # kernels in WORK/FOLDER, kernel K's model file given by MODEL-COMMAND K
+  local w="$work/$1" log="$work/$2" set dir k; shift 2
+  for set in suite heldout; do
+    mkdir -p "$w/$set"
+    cp "$work/searches/$set/"*-BSE.* "$w/$set/"
+  done
+  for k in $suite blur1d rowsumsq vecmat; do
+    case " $suite " in *" $k "*) set=suite; dir=benchmarks/kernels ;;
+                       *) set=heldout; dir=benchmarks/heldout/kernels ;; esac
+    python3 benchmarks/compare_search.py --tuner-opt $bin/tuner-opt --beam-width 4 \
+        --bse-budget 5000 --top-k 8 --strategies MCTS --resume --kernel-dir $dir \
+        --work-dir "$w/$set" --kernels "$k" --model "$("$@" "$k")" \
+        > /dev/null 2>> "$log"
+  done
+}
 for round in 1 2 3; do
   seeds="1 2 3"
   [ $round = 2 ] && seeds="3 2 1"
   for seed in $seeds; do
-    w="$work/search-records-s$seed-r$round"
-    for set in suite heldout; do
-      mkdir -p "$w/$set"
-      cp "$work/searches/$set/"*-BSE.* "$w/$set/"
-    done
-    for k in $suite blur1d rowsumsq vecmat; do
-      case " $suite " in *" $k "*) set=suite; dir=benchmarks/kernels ;;
-                         *) set=heldout; dir=benchmarks/heldout/kernels ;; esac
-      python3 benchmarks/compare_search.py --tuner-opt $bin/tuner-opt --beam-width 4 \
-          --bse-budget 5000 --top-k 8 --strategies MCTS --resume --kernel-dir $dir \
-          --work-dir "$w/$set" --kernels "$k" --model "$(model records-s$seed "$k")" \
-          > /dev/null 2>> "$work/search.log"
-    done
+    mcts "search-records-s$seed-r$round" search.log model "records-s$seed"
   done
 done
 # session 16's table, each seed a model ("records-sN" names the folders
@@ -140,19 +144,7 @@ python3 benchmarks/results/2026-11-29-session17/neighbours/table.py "$work" \
     shipped,records-s1,records-s2,records-s3,pooled $suite $heldout > "$out/table-pooled.md"
 cat "$out/table-pooled.md"
 for round in 1 2 3; do
-  w="$work/search-pooled-r$round"
-  for set in suite heldout; do
-    mkdir -p "$w/$set"
-    cp "$work/searches/$set/"*-BSE.* "$w/$set/"
-  done
-  for k in $suite blur1d rowsumsq vecmat; do
-    case " $suite " in *" $k "*) set=suite; dir=benchmarks/kernels ;;
-                       *) set=heldout; dir=benchmarks/heldout/kernels ;; esac
-    python3 benchmarks/compare_search.py --tuner-opt $bin/tuner-opt --beam-width 4 \
-        --bse-budget 5000 --top-k 8 --strategies MCTS --resume --kernel-dir $dir \
-        --work-dir "$w/$set" --kernels "$k" --model "$(pooled "$k")" \
-        > /dev/null 2>> "$work/search-pooled.log"
-  done
+  mcts "search-pooled-r$round" search-pooled.log pooled
 done
 python3 benchmarks/results/2026-11-29-session16/kernels/search_table.py \
     --models pooled "$work" $suite -- blur1d rowsumsq vecmat > "$out/search-pooled.md"
