@@ -573,25 +573,25 @@ llvm::Error Generation::runProgram(unsigned index, DatasetWriter &writer,
   std::vector<Config> configs =
       sampleConfigs(*chain, configsPerProgram, neighbours,
                     gen::mixSeed(programSeed, 2));
-  // The configs measured so far must be among those this command draws: a
-  // program resumed with another --neighbours would mix two samplings.
   const std::set<uint64_t> &done = measuredConfigs[id];
-  std::set<uint64_t> drawn;
-  for (const Config &config : configs)
-    drawn.insert(config.hash());
-  size_t foreign = llvm::count_if(
-      done, [&](uint64_t hash) { return !drawn.count(hash); });
-  if (foreign)
+  std::vector<Config> todo;
+  size_t recordedDrawn = 0;
+  for (Config &config : configs) {
+    if (done.count(config.hash()))
+      ++recordedDrawn;
+    else
+      todo.push_back(std::move(config));
+  }
+  // The configs measured so far must be among those this command draws (the
+  // drawn configs are distinct): a program resumed with another
+  // --neighbours would mix two samplings.
+  if (recordedDrawn < done.size())
     return llvm::createStringError(llvm::formatv(
         "program {0}: {1} of its {2} recorded configs are not among those "
         "this command draws (written with another --neighbours?): resume "
         "with the options of the run that wrote it, or write to another "
         "folder",
-        id, foreign, done.size()));
-  std::vector<Config> todo;
-  for (Config &config : configs)
-    if (!done.count(config.hash()))
-      todo.push_back(std::move(config));
+        id, done.size() - recordedDrawn, done.size()));
   llvm::errs() << progress << " " << id << ": " << program->describe();
   if (todo.empty() && recorded != recordedPrograms.end()) {
     llvm::errs() << ": complete\n";
