@@ -402,6 +402,18 @@ TimingSummary tuner::summarizeTimes(llvm::ArrayRef<double> perCallSeconds) {
   return summary;
 }
 
+bool tuner::isBetterTiming(double medianSeconds, double foreignLoad,
+                           double keptMedianSeconds, double keptForeignLoad,
+                           double maxForeignLoad) {
+  bool disturbed = foreignLoad > maxForeignLoad;
+  bool keptDisturbed = keptForeignLoad > maxForeignLoad;
+  if (disturbed != keptDisturbed)
+    return !disturbed;
+  if (disturbed)
+    return foreignLoad < keptForeignLoad;
+  return medianSeconds < keptMedianSeconds;
+}
+
 uint64_t tuner::calibrateCalls(llvm::function_ref<double(uint64_t)> timeCalls,
                                double minSeconds) {
   uint64_t calls = 1;

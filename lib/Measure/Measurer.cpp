@@ -453,6 +453,9 @@ llvm::Error Measurer::initialize(ModuleOp original, llvm::StringRef function,
   if (options.repetitions == 0)
     return llvm::createStringError("measure options: repetitions must be at "
                                    "least 1");
+  if (options.rounds == 0)
+    return llvm::createStringError("measure options: rounds must be at "
+                                   "least 1");
   if (!(options.minRepetitionSeconds >= 0) || !(options.timeoutSeconds > 0) ||
       !(options.compileTimeoutSeconds > 0))
     return llvm::createStringError(
@@ -562,6 +565,7 @@ llvm::Error Measurer::initialize(ModuleOp original, llvm::StringRef function,
   }
   MeasureOptions measuring = options;
   options.repetitions = 1;
+  options.rounds = 1;
   options.minRepetitionSeconds = 0;
   options.contentionRetries = 0;
   llvm::Expected<Measurement> reference =
@@ -1143,6 +1147,9 @@ Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
       << "--max-foreign-load=" << llvm::format("%.17g", options.maxForeignLoad);
   std::string retriesArg =
       "--retries=" + std::to_string(options.contentionRetries);
+  // GPU calls are timed once, with CUDA events.
+  unsigned rounds = lowerForGpu ? 1 : options.rounds;
+  std::string roundsArg = "--rounds=" + std::to_string(rounds);
   std::string coreArg = "--core=" + std::to_string(options.pinCore);
 
   // One harness process for the pending candidates; a candidate that
@@ -1164,8 +1171,8 @@ Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
     }
     std::string listArg = "--batch=" + listPath;
     llvm::SmallVector<llvm::StringRef> args = {
-        harness,    listArg, specPath,   repetitionsArg, minTimeArg,
-        timeoutArg, loadArg, retriesArg, coreArg};
+        harness, listArg,    specPath,  repetitionsArg, minTimeArg,
+        timeoutArg, loadArg, roundsArg, retriesArg,     coreArg};
     if (lowerForGpu)
       args.push_back("--gpu");
     // The harness enforces each attempt's limit itself; this one only
@@ -1175,7 +1182,8 @@ Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
       pauses += 0.5 * double(1u << round);
     double deadline =
         options.timeoutSeconds *
-            (1 + double(pending.size()) * (1 + options.contentionRetries)) +
+            (1 + double(pending.size()) *
+                     (rounds + options.contentionRetries)) +
         pauses + 10;
     auto harnessStart = std::chrono::steady_clock::now();
     ProcessResult ran = runProcess(harness, args, stdoutPath, stderrPath,
@@ -1226,8 +1234,7 @@ Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
       measureStats.timedSeconds +=
           event->getNumber("timed_seconds").value_or(0);
       llvm::Expected<Measurement> measured = parseReport(*event);
-      int64_t attempt = event->getInteger("attempt").value_or(0);
-      if (attempt > 0)
+      if (event->getBoolean("retry").value_or(false))
         ++measureStats.retries;
       if (!measured) {
         std::string why = llvm::toString(measured.takeError());
@@ -1237,9 +1244,13 @@ Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
         done[index] = true;
         continue;
       }
-      // A timing taken again counts when it was less disturbed.
-      if (!done[index] || (results[index].ok() &&
-                           measured->foreignLoad < results[index].foreignLoad))
+      // Of a candidate's timings (rounds and retries) the undisturbed one
+      // with the least median counts.
+      if (!done[index] ||
+          (results[index].ok() &&
+           isBetterTiming(measured->medianSeconds, measured->foreignLoad,
+                          results[index].medianSeconds,
+                          results[index].foreignLoad, options.maxForeignLoad)))
         results[index] = std::move(*measured);
       if (!done[index])
         outputs[index] = readOutput(pathFor(batch[index]->stem + ".out"));

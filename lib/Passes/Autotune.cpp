@@ -135,6 +135,8 @@ LogicalResult TunerAutotunePass::checkOptions() {
     return moduleError(module) << "'repetitions' must be at least 5 (got "
                               << repetitions.getValue()
                               << "): the median of fewer runs is noise";
+  if (rounds == 0)
+    return moduleError(module) << "'rounds' must be at least 1";
   if (beamWidth == 0 || topK == 0 || mctsIterations == 0)
     return moduleError(module)
            << "'beam-width', 'top-k' and 'mcts-iterations' must be positive";
@@ -318,6 +320,7 @@ void TunerAutotunePass::tune(ModuleOp module, TunableFunction &tunable,
       *parseModelCorrection(modelCorrection), diverseTopK, strategySettings};
   options.budget = budget;
   options.measure.repetitions = repetitions;
+  options.measure.rounds = rounds;
   options.measure.timeoutSeconds = timeout;
   options.measure.compileTimeoutSeconds = compileTimeout;
   options.measure.lowering.maxOps = maxLoweredOps;

@@ -2,7 +2,7 @@
 //
 //   tuner-gen -o DIR --programs N --configs-per-program M --seed S
 //             [--neighbours B] [--shard K/N] [--flavour linalg|affine|both]
-//             [--repetitions R]
+//             [--repetitions R] [--rounds N]
 //             [--min-time S] [--jobs J] [--timeout T] [--compile-timeout C]
 //             [--max-baseline S]
 //             [--max-elements E] [--max-work W] [--max-computations C]
@@ -106,6 +106,12 @@ static cl::opt<unsigned> repetitions("repetitions",
                                      cl::desc("Timed repetitions per "
                                               "measurement (at least 5)"),
                                      cl::init(5), cl::cat(category));
+static cl::opt<unsigned> rounds(
+    "rounds",
+    cl::desc("Times each config this many times, in rounds over the "
+             "program's batch, and keeps the least median of the undisturbed "
+             "timings (the host's slow spells only slow timings down)"),
+    cl::init(2), cl::cat(category));
 static cl::opt<double>
     minTime("min-time",
             cl::desc("Seconds each repetition lasts at least (the function "
@@ -843,6 +849,8 @@ int main(int argc, char **argv) {
     return fail("--repetitions must be at least 5 (got " +
                 llvm::Twine(repetitions.getValue()) +
                 "): the median of fewer runs is noise");
+  if (rounds == 0)
+    return fail("--rounds must be at least 1");
   if (!(timeout > 0))
     return fail("--timeout must be positive");
   if (!(compileTimeout > 0))
@@ -854,6 +862,7 @@ int main(int argc, char **argv) {
 
   MeasureOptions measureOptions;
   measureOptions.repetitions = repetitions;
+  measureOptions.rounds = rounds;
   measureOptions.minRepetitionSeconds = minTime;
   measureOptions.timeoutSeconds = timeout;
   measureOptions.compileTimeoutSeconds = compileTimeout;

@@ -45,6 +45,12 @@ static cl::opt<std::string> functionName("function", cl::Required,
 static cl::opt<unsigned> repetitions("repetitions",
                                      cl::desc("Timed repetitions"), cl::init(5),
                                      cl::cat(category));
+static cl::opt<unsigned> rounds(
+    "rounds",
+    cl::desc("Times each candidate this many times, in rounds over the "
+             "batch, and keeps the least median of the undisturbed timings "
+             "(CPU targets; the host's slow spells only slow timings down)"),
+    cl::init(2), cl::cat(category));
 static cl::opt<double>
     minTime("min-time", cl::desc("Seconds each repetition lasts at least"),
             cl::init(0.02), cl::cat(category));
@@ -186,6 +192,7 @@ int main(int argc, char **argv) {
     return error(llvm::toString(target.takeError()));
   MeasureOptions options;
   options.repetitions = repetitions;
+  options.rounds = rounds;
   options.minRepetitionSeconds = minTime;
   options.timeoutSeconds = timeout;
   options.compileTimeoutSeconds = compileTimeout;
@@ -237,6 +244,9 @@ int main(int argc, char **argv) {
   }
   llvm::outs() << "@" << functionName << ": " << repetitions
                << " repetitions of >= " << formatSeconds(minTime)
+               << (rounds > 1 && !target->isGpu()
+                       ? ", best of " + std::to_string(rounds) + " rounds"
+                       : std::string())
                << ", float tolerance for reductions of "
                << (*measurer)->reductionLength() << "\n";
   printRow(baselinePath + " (baseline)", (*measurer)->baseline(), true);

@@ -127,6 +127,18 @@ struct TimingSummary {
 /// is the mean of the two middle values. Empty input gives all zeros.
 TimingSummary summarizeTimes(llvm::ArrayRef<double> perCallSeconds);
 
+/// Whether a candidate's timing (its median per-call seconds and the
+/// foreign load while it was taken; negative: unknown, counted as
+/// undisturbed) should be kept rather than the one kept so far. An
+/// undisturbed timing (load at most `maxForeignLoad`) beats a disturbed
+/// one; of two undisturbed ones the lower median wins, since the machine's
+/// slow spells (another tenant on the core's other hardware thread, a few
+/// tenths of a second to several seconds long) only ever slow a timing
+/// down; of two disturbed ones the less disturbed wins.
+bool isBetterTiming(double medianSeconds, double foreignLoad,
+                    double keptMedianSeconds, double keptForeignLoad,
+                    double maxForeignLoad);
+
 /// The warm-up and calibration of both harnesses: calls `timeCalls(n)`
 /// (which makes n calls and returns their seconds) with growing n until one
 /// round lasts at least `minSeconds`, and returns that n, the calls each

@@ -62,6 +62,15 @@ struct MeasureOptions {
   unsigned repetitions = 5;
   /// Each repetition calls the function until it lasts this long.
   double minRepetitionSeconds = 0.02;
+  /// CPU targets: each candidate is timed this many times (its repetitions
+  /// each time), in rounds over the harness's whole batch, and the least
+  /// median of the undisturbed timings counts (isBetterTiming). On a shared
+  /// machine the host's slow spells (measured on the 2-core VM: throughput-
+  /// bound loops up to 1.45x slower for 0.25-8 s, about a sixth of the
+  /// time, latency-bound ones not at all) slow whole timings down, and the
+  /// median of one timing's repetitions cannot see them. GPU candidates
+  /// are timed once.
+  unsigned rounds = 2;
   /// Wall-clock limit for one harness run (call, warm-up and repetitions).
   double timeoutSeconds = 60;
   /// Wall-clock limit for the native compiler on one candidate. A

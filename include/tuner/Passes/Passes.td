@@ -248,6 +248,10 @@ def TunerAutotune : Pass<"tuner-autotune", "mlir::ModuleOp"> {
            /*default=*/"\"\"", "Write the summary as JSON here">,
     Option<"repetitions", "repetitions", "unsigned", /*default=*/"5",
            "Timed repetitions per candidate (at least 5)">,
+    Option<"rounds", "rounds", "unsigned", /*default=*/"2",
+           "CPU targets: times each candidate this many times, in rounds "
+           "over the batch, and keeps the least median of the undisturbed "
+           "timings (the host's slow spells only slow timings down)">,
     Option<"timeout", "timeout", "double", /*default=*/"20",
            "Seconds a candidate may run before it counts as a timeout">,
     Option<"compileTimeout", "compile-timeout", "double", /*default=*/"300",

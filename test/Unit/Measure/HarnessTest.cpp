@@ -177,3 +177,22 @@ TEST(CalibrateCalls, GrowsUntilARoundLastsTheMinimum) {
   EXPECT_EQ(tuner::calibrateCalls([](uint64_t) { return 2.0; }, 0.5), 1u);
 }
 } // namespace
+
+namespace {
+TEST(IsBetterTiming, UndisturbedLeastMedianElseLeastDisturbed) {
+  const double max = 0.5;
+  // Both undisturbed: the lower median, whatever the loads.
+  EXPECT_TRUE(tuner::isBetterTiming(1.0, 0.4, 1.2, 0.0, max));
+  EXPECT_FALSE(tuner::isBetterTiming(1.2, 0.0, 1.0, 0.4, max));
+  EXPECT_FALSE(tuner::isBetterTiming(1.0, 0.0, 1.0, 0.0, max));
+  // An undisturbed timing beats a disturbed one, even a faster one.
+  EXPECT_TRUE(tuner::isBetterTiming(2.0, 0.1, 1.0, 0.9, max));
+  EXPECT_FALSE(tuner::isBetterTiming(1.0, 0.9, 2.0, 0.1, max));
+  // Both disturbed: the less disturbed, whatever the medians.
+  EXPECT_TRUE(tuner::isBetterTiming(2.0, 0.6, 1.0, 0.9, max));
+  EXPECT_FALSE(tuner::isBetterTiming(1.0, 0.9, 2.0, 0.6, max));
+  // An unknown load (negative) counts as undisturbed; the limit itself too.
+  EXPECT_TRUE(tuner::isBetterTiming(1.0, -1.0, 1.1, -1.0, max));
+  EXPECT_TRUE(tuner::isBetterTiming(3.0, 0.5, 1.0, 0.51, max));
+}
+} // namespace
