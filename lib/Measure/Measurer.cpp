@@ -1121,6 +1121,40 @@ parseReport(const llvm::json::Object &report) {
 std::vector<Measurement>
 Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
                  std::vector<std::string> &outputs) const {
+  std::vector<Measurement> results = runRound(batch, outputs, 0);
+  // The later rounds time again, each in a harness process of its own,
+  // what ran; a failure is final, and a later round that fails keeps the
+  // earlier timing (as a retry does).
+  unsigned rounds = lowerForGpu ? 1 : options.rounds;
+  for (unsigned round = 1; round < rounds; ++round) {
+    std::vector<const Compiled *> again;
+    std::vector<size_t> where;
+    for (size_t i = 0; i < batch.size(); ++i)
+      if (results[i].ok()) {
+        again.push_back(batch[i]);
+        where.push_back(i);
+      }
+    if (again.empty())
+      break;
+    std::vector<std::string> unused;
+    std::vector<Measurement> more = runRound(again, unused, round);
+    for (size_t k = 0; k < again.size(); ++k)
+      if (more[k].ok() &&
+          isBetterTiming(more[k].medianSeconds, more[k].foreignLoad,
+                         results[where[k]].medianSeconds,
+                         results[where[k]].foreignLoad,
+                         options.maxForeignLoad))
+        results[where[k]] = std::move(more[k]);
+  }
+  if (!options.keepFiles)
+    for (const Compiled *candidate : batch)
+      llvm::sys::fs::remove(pathFor(candidate->stem + ".out"));
+  return results;
+}
+
+std::vector<Measurement>
+Measurer::runRound(llvm::ArrayRef<const Compiled *> batch,
+                   std::vector<std::string> &outputs, unsigned round) const {
   size_t count = batch.size();
   std::vector<Measurement> results(count);
   std::vector<bool> done(count, false);
@@ -1147,22 +1181,23 @@ Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
       << "--max-foreign-load=" << llvm::format("%.17g", options.maxForeignLoad);
   std::string retriesArg =
       "--retries=" + std::to_string(options.contentionRetries);
-  // GPU calls are timed once, with CUDA events.
-  unsigned rounds = lowerForGpu ? 1 : options.rounds;
-  std::string roundsArg = "--rounds=" + std::to_string(rounds);
   std::string coreArg = "--core=" + std::to_string(options.pinCore);
 
   // One harness process for the pending candidates; a candidate that
   // crashes or hangs ends it, and the ones after it run in a fresh one.
   while (!pending.empty()) {
     std::string stem = batch[pending.front()]->stem;
+    if (round > 0)
+      stem += ".r" + std::to_string(round);
     std::string listPath = pathFor(stem + ".batch"),
                 stdoutPath = pathFor(stem + ".stdout"),
                 stderrPath = pathFor(stem + ".stderr");
     std::string list;
+    // Only the first round writes outputs (the verification's).
     for (size_t i : pending)
       list += batch[i]->symbol + "\t" + batch[i]->library + "\t" +
-              pathFor(batch[i]->stem + ".out") + "\n";
+              (round == 0 ? pathFor(batch[i]->stem + ".out") : std::string()) +
+              "\n";
     if (llvm::Error error = writeFile(listPath, list)) {
       std::string message = llvm::toString(std::move(error));
       for (size_t i : pending)
@@ -1171,8 +1206,8 @@ Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
     }
     std::string listArg = "--batch=" + listPath;
     llvm::SmallVector<llvm::StringRef> args = {
-        harness, listArg,    specPath,  repetitionsArg, minTimeArg,
-        timeoutArg, loadArg, roundsArg, retriesArg,     coreArg};
+        harness,    listArg, specPath,   repetitionsArg, minTimeArg,
+        timeoutArg, loadArg, retriesArg, coreArg};
     if (lowerForGpu)
       args.push_back("--gpu");
     // The harness enforces each attempt's limit itself; this one only
@@ -1182,8 +1217,7 @@ Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
       pauses += 0.5 * double(1u << round);
     double deadline =
         options.timeoutSeconds *
-            (1 + double(pending.size()) *
-                     (rounds + options.contentionRetries)) +
+            (1 + double(pending.size()) * (1 + options.contentionRetries)) +
         pauses + 10;
     auto harnessStart = std::chrono::steady_clock::now();
     ProcessResult ran = runProcess(harness, args, stdoutPath, stderrPath,
@@ -1234,7 +1268,7 @@ Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
       measureStats.timedSeconds +=
           event->getNumber("timed_seconds").value_or(0);
       llvm::Expected<Measurement> measured = parseReport(*event);
-      if (event->getBoolean("retry").value_or(false))
+      if (event->getInteger("attempt").value_or(0) > 0)
         ++measureStats.retries;
       if (!measured) {
         std::string why = llvm::toString(measured.takeError());
@@ -1244,7 +1278,7 @@ Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
         done[index] = true;
         continue;
       }
-      // Of a candidate's timings (rounds and retries) the undisturbed one
+      // Of a candidate's timings (first and retries) the undisturbed one
       // with the least median counts.
       if (!done[index] ||
           (results[index].ok() &&
@@ -1252,7 +1286,7 @@ Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
                           results[index].medianSeconds,
                           results[index].foreignLoad, options.maxForeignLoad)))
         results[index] = std::move(*measured);
-      if (!done[index])
+      if (!done[index] && round == 0)
         outputs[index] = readOutput(pathFor(batch[index]->stem + ".out"));
       done[index] = true;
     }
@@ -1321,9 +1355,6 @@ Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
         next.push_back(i);
     pending = std::move(next);
   }
-  if (!options.keepFiles)
-    for (const Compiled *candidate : batch)
-      llvm::sys::fs::remove(pathFor(candidate->stem + ".out"));
   return results;
 }
 

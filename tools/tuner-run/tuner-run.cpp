@@ -23,14 +23,9 @@
 // code 124). One JSON line per event goes to stdout, flushed at once:
 // {"start": K, "attempt": A} before candidate K's attempt A, then its report
 // with "candidate": K (or "candidate": K and "error" when its symbol cannot
-// be loaded). With --rounds R every candidate is timed R times, in rounds:
-// the whole batch once (attempt 0, the one that writes outputs), then again
-// (attempts 1 to R-1), so that a candidate's timings lie a batch apart and a
-// slow spell of the machine seldom covers all of them; the parent keeps the
-// least median (see isBetterTiming). A candidate none of whose timings was
-// taken with other processes keeping at most --max-foreign-load cores busy
-// is timed again, after the whole batch and a pause (0.5 s, doubling each
-// round), up to --retries times; those reports say "retry": true.
+// be loaded). A timing during which other processes kept more than
+// --max-foreign-load cores busy is taken again, after the whole batch and a
+// pause (0.5 s, doubling each round), up to --retries times.
 //
 // With --gpu [--device N] (builds with TUNER_ENABLE_CUDA) the function runs
 // on a GPU: the same inputs on device buffers, calls timed with CUDA events
@@ -131,12 +126,6 @@ static llvm::cl::opt<int> gpuDevice("device",
                                                    "the CUDA device number"),
                                     llvm::cl::init(0));
 static llvm::cl::opt<unsigned>
-    rounds("rounds",
-           llvm::cl::desc("With --batch: times each candidate this many "
-                          "times, a round of the whole batch after the "
-                          "other"),
-           llvm::cl::init(1));
-static llvm::cl::opt<unsigned>
     retries("retries",
             llvm::cl::desc("With --batch: rounds of timing disturbed "
                            "candidates again"),
@@ -182,8 +171,6 @@ struct Candidate {
   void *function = nullptr;
   /// The least foreign load of its timings so far (negative: unknown).
   double bestLoad = -1;
-  /// Calls per repetition, as its first timing calibrated them.
-  std::optional<uint64_t> calls;
   bool timed = false;
 };
 
@@ -280,11 +267,8 @@ public:
 
   /// One attempt at `function`: the verification call on fresh inputs
   /// (its outputs written to `outputs` unless empty), then, with
-  /// repetitions, the warm-up and the timed repetitions. The warm-up
-  /// calibrates the calls per repetition, or, given `knownCalls` (a later
-  /// round's), makes one untimed repetition of that many.
-  llvm::json::Object attempt(void *function, llvm::StringRef outputs,
-                             std::optional<uint64_t> knownCalls = {}) {
+  /// repetitions, the warm-up and the timed repetitions.
+  llvm::json::Object attempt(void *function, llvm::StringRef outputs) {
     for (Buffer &buffer : buffers)
       if (buffer.pristine)
         std::memcpy(buffer.data.get(), buffer.pristine.get(), buffer.bytes);
@@ -327,11 +311,7 @@ public:
     };
     // Warm-up and calibration: grow the batch until it lasts --min-time.
     auto warmupStart = Clock::now();
-    uint64_t calls = knownCalls ? *knownCalls : 0;
-    if (knownCalls)
-      timeCalls(calls);
-    else
-      calls = calibrateCalls(timeCalls, minTime);
+    uint64_t calls = calibrateCalls(timeCalls, minTime);
     report["warmup_seconds"] = secondsSince(warmupStart);
     auto timedStart = Clock::now();
     std::vector<double> perCall;
@@ -381,11 +361,7 @@ std::vector<Candidate> readBatch(llvm::StringRef path) {
     if (fields.size() != 3 || fields[0].empty() || fields[1].empty())
       fail("'" + path + "':" + llvm::Twine(number + 1) +
            ": expected symbol, library and outputs file separated by tabs");
-    Candidate candidate;
-    candidate.symbol = fields[0].str();
-    candidate.library = fields[1].str();
-    candidate.outputs = fields[2].str();
-    candidates.push_back(std::move(candidate));
+    candidates.push_back({fields[0].str(), fields[1].str(), fields[2].str()});
   }
   return candidates;
 }
@@ -403,30 +379,20 @@ void runBatch(const HarnessSpec &spec, std::vector<Candidate> &candidates) {
   double inputSeconds = secondsSince(inputStart);
 
   std::map<std::string, void *> libraries;
-  auto attempt = [&](size_t index, unsigned number, bool retry) {
+  auto attempt = [&](size_t index, unsigned number) {
     Candidate &candidate = candidates[index];
     emit(llvm::json::Object{{"start", int64_t(index)},
                             {"attempt", int64_t(number)}});
     armDeadline(attemptTimeout);
-    // A later round times as many calls per repetition as the first
-    // (calibrated) one; a retry calibrates again, its first timing having
-    // been disturbed.
     llvm::json::Object report = runner.attempt(
-        candidate.function, number == 0 ? candidate.outputs : std::string(),
-        retry ? std::nullopt : candidate.calls);
+        candidate.function, number == 0 ? candidate.outputs : std::string());
     armDeadline(0);
     report["candidate"] = int64_t(index);
     report["attempt"] = int64_t(number);
-    if (retry)
-      report["retry"] = true;
     if (number == 0 && inputSeconds >= 0) {
       report["input_seconds"] = inputSeconds;
       inputSeconds = -1; // Reported once per process.
     }
-    if (number == 0)
-      if (std::optional<int64_t> calls =
-              report.getInteger("calls_per_repetition"))
-        candidate.calls = uint64_t(*calls);
     std::optional<double> load = report.getNumber("foreign_load");
     if (load && (!candidate.timed || *load < candidate.bestLoad))
       candidate.bestLoad = *load;
@@ -452,14 +418,8 @@ void runBatch(const HarnessSpec &spec, std::vector<Candidate> &candidates) {
                                             candidate.symbol + "'"}});
       continue;
     }
-    attempt(index, 0, /*retry=*/false);
+    attempt(index, 0);
   }
-  // The later rounds: every candidate that was timed, in the same order.
-  unsigned attempts = 1;
-  for (; repetitions > 0 && attempts < rounds; ++attempts)
-    for (auto [index, candidate] : llvm::enumerate(candidates))
-      if (candidate.timed)
-        attempt(index, attempts, /*retry=*/false);
   // Timings disturbed by other processes are taken again after a pause
   // (their outputs are already written), the least disturbed one counts.
   for (unsigned round = 0; repetitions > 0 && round < retries; ++round) {
@@ -473,7 +433,7 @@ void runBatch(const HarnessSpec &spec, std::vector<Candidate> &candidates) {
     std::this_thread::sleep_for(pause);
     emit(llvm::json::Object{{"pause_seconds", double(pause.count()) / 1000}});
     for (size_t index : disturbed)
-      attempt(index, attempts + round, /*retry=*/true);
+      attempt(index, round + 1);
   }
 }
 } // namespace
@@ -529,13 +489,6 @@ int main(int argc, char **argv) {
     fail("--min-time must be a non-negative number of seconds");
   if (!(attemptTimeout >= 0) || !std::isfinite(attemptTimeout))
     fail("--timeout must be a non-negative number of seconds");
-  if (rounds == 0)
-    fail("--rounds must be at least 1");
-  if (rounds > 1 && !batch)
-    fail("--rounds needs --batch (one candidate alone is timed once)");
-  if (rounds > 1 && gpu)
-    fail("--rounds applies to CPU timing: with --gpu each candidate is "
-         "timed once, with CUDA events");
 
   if (pinCore >= 0) {
     cpu_set_t set;

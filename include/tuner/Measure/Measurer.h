@@ -63,13 +63,15 @@ struct MeasureOptions {
   /// Each repetition calls the function until it lasts this long.
   double minRepetitionSeconds = 0.02;
   /// CPU targets: each candidate is timed this many times (its repetitions
-  /// each time), in rounds over the harness's whole batch, and the least
-  /// median of the undisturbed timings counts (isBetterTiming). On a shared
-  /// machine the host's slow spells (measured on the 2-core VM: throughput-
-  /// bound loops up to 1.45x slower for 0.25-8 s, about a sixth of the
-  /// time, latency-bound ones not at all) slow whole timings down, and the
-  /// median of one timing's repetitions cannot see them. GPU candidates
-  /// are timed once.
+  /// each time), each round in a harness process of its own over the whole
+  /// batch, and the least median of the undisturbed timings counts
+  /// (isBetterTiming). On the shared 2-core VMs a harness process's
+  /// buffers can land where every function it times runs 1.3-2x slower
+  /// (one program's candidates all slow in one process, its baseline not,
+  /// and the other way round), and the host's slow spells (throughput-
+  /// bound loops up to 1.45x slower for 0.25-8 s) cover whole timings:
+  /// neither is visible to the median of one timing's repetitions, and
+  /// both only ever slow a timing down. GPU candidates are timed once.
   unsigned rounds = 2;
   /// Wall-clock limit for one harness run (call, warm-up and repetitions).
   double timeoutSeconds = 60;
@@ -249,13 +251,19 @@ private:
                                       const std::string &stem, bool usesOpenMP,
                                       double timeoutSeconds,
                                       const std::atomic<bool> *cancel = nullptr) const;
-  /// Runs compiled candidates in harness processes (one for all of them; a
-  /// fresh one for the rest after a candidate that crashed or hung), each
-  /// timed again when other processes disturbed its timing (see
-  /// MeasureOptions::maxForeignLoad); fills `outputs` for the successful
-  /// ones.
+  /// Runs compiled candidates in MeasureOptions::rounds rounds (CPU; one
+  /// on a GPU) and keeps each one's best timing (isBetterTiming); fills
+  /// `outputs`, from the first round, for the successful ones.
   std::vector<Measurement> runAll(llvm::ArrayRef<const Compiled *> batch,
                                   std::vector<std::string> &outputs) const;
+  /// One round: runs compiled candidates in harness processes (one for all
+  /// of them; a fresh one for the rest after a candidate that crashed or
+  /// hung), each timed again when other processes disturbed its timing
+  /// (see MeasureOptions::maxForeignLoad). Round 0 writes and reads the
+  /// outputs; later rounds only time (their files are named `.rN`).
+  std::vector<Measurement> runRound(llvm::ArrayRef<const Compiled *> batch,
+                                    std::vector<std::string> &outputs,
+                                    unsigned round) const;
   /// `name` in the work directory.
   std::string pathFor(llvm::StringRef name) const;
   /// Removes the files of candidates `stems` unless keepFiles.
