@@ -5,7 +5,9 @@ speedups, within-program Spearman, baseline changes), plus the MAPE of the
 candidates' times once each program's common shift is taken out (what the
 ordering within a program sees), and each run's wall and harness time.
 
-Usage: pairs.py WORK_DIR > pairs.md   (WORK_DIR holds run.out and the runs)
+Usage: pairs.py WORK_DIR LABEL=RUN,RUN,... [LABEL=...] > pairs.md
+(WORK_DIR holds run.out and the runs; each group's runs are compared
+pairwise, e.g. "1 round=a1,b1,c1")
 """
 import glob
 import itertools
@@ -60,12 +62,13 @@ def main():
         timed = re.search(r"timed repetitions ([0-9.]+) s", log).group(1)
         print(f"| {name} | {rounds} | {ended} | {wall:.1f} | {harness} | {timed} |")
     print()
-    print("| rounds | pair | MAPE | Spearman | within programs | "
+    print("| timing | pair | MAPE | Spearman | within programs | "
           "centred time MAPE | baselines: median, largest change |")
     print("|---|---|---|---|---|---|---|")
     summary = {}
-    for rounds in sorted({r for r, _, _ in runs.values()}):
-        names = sorted(n for n, v in runs.items() if v[0] == rounds)
+    for group in sys.argv[2:]:
+        rounds, names = group.split("=")
+        names = names.split(",")
         for a, b in itertools.combinations(names, 2):
             with tempfile.NamedTemporaryFile(suffix=".json") as tmp:
                 subprocess.run([sys.executable, NOISE, os.path.join(work, a),
@@ -80,10 +83,10 @@ def main():
                   f"{100 * f['baseline_median_change']:.1f} %, "
                   f"{100 * f['baseline_max_change']:.0f} % |")
     print()
-    print("| rounds | pairs | mean MAPE | mean within-program Spearman | "
+    print("| timing | pairs | mean MAPE | mean within-program Spearman | "
           "mean centred time MAPE |")
     print("|---|---|---|---|---|")
-    for rounds, rows in sorted(summary.items()):
+    for rounds, rows in summary.items():
         m = np.mean(np.array(rows), axis=0)
         print(f"| {rounds} | {len(rows)} | {m[0]:.3f} | {m[1]:.3f} | {m[2]:.3f} |")
 
