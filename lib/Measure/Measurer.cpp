@@ -1123,8 +1123,9 @@ Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
                  std::vector<std::string> &outputs) const {
   std::vector<Measurement> results = runRound(batch, outputs, 0);
   // The later rounds time again, each in a harness process of its own,
-  // what ran; a failure is final, and a later round that fails keeps the
-  // earlier timing (as a retry does).
+  // what ran. A failure is final, in any round: a candidate that crashes or
+  // hangs in a fresh process (other addresses, other memory) is not safe
+  // because an earlier one ran it.
   unsigned rounds = lowerForGpu ? 1 : options.rounds;
   for (unsigned round = 1; round < rounds; ++round) {
     std::vector<const Compiled *> again;
@@ -1138,13 +1139,18 @@ Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
       break;
     std::vector<std::string> unused;
     std::vector<Measurement> more = runRound(again, unused, round);
-    for (size_t k = 0; k < again.size(); ++k)
-      if (more[k].ok() &&
-          isBetterTiming(more[k].medianSeconds, more[k].foreignLoad,
-                         results[where[k]].medianSeconds,
-                         results[where[k]].foreignLoad,
-                         options.maxForeignLoad))
-        results[where[k]] = std::move(more[k]);
+    for (size_t k = 0; k < again.size(); ++k) {
+      Measurement &kept = results[where[k]];
+      if (!more[k].ok()) {
+        kept = std::move(more[k]);
+        kept.message = "in timing round " + std::to_string(round + 1) +
+                       ": " + kept.message;
+      } else if (isBetterTiming(more[k].medianSeconds, more[k].foreignLoad,
+                                kept.medianSeconds, kept.foreignLoad,
+                                options.maxForeignLoad)) {
+        kept = std::move(more[k]);
+      }
+    }
   }
   if (!options.keepFiles)
     for (const Compiled *candidate : batch)

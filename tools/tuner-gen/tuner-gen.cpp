@@ -108,8 +108,8 @@ static cl::opt<unsigned> repetitions("repetitions",
                                      cl::init(5), cl::cat(category));
 static cl::opt<unsigned> rounds(
     "rounds",
-    cl::desc("Times each config this many times, in rounds over the "
-             "program's batch, and keeps the least median of the undisturbed "
+    cl::desc("Times each config this many times, in rounds (a harness "
+             "process each), and keeps the least median of the undisturbed "
              "timings (the host's slow spells only slow timings down)"),
     cl::init(2), cl::cat(category));
 static cl::opt<double>

@@ -47,8 +47,8 @@ static cl::opt<unsigned> repetitions("repetitions",
                                      cl::cat(category));
 static cl::opt<unsigned> rounds(
     "rounds",
-    cl::desc("Times each candidate this many times, in rounds over the "
-             "batch, and keeps the least median of the undisturbed timings "
+    cl::desc("Times each candidate this many times, in rounds (a harness "
+             "process each), and keeps the least median of the undisturbed timings "
              "(CPU targets; the host's slow spells only slow timings down)"),
     cl::init(2), cl::cat(category));
 static cl::opt<double>

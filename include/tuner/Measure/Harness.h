@@ -131,10 +131,10 @@ TimingSummary summarizeTimes(llvm::ArrayRef<double> perCallSeconds);
 /// foreign load while it was taken; negative: unknown, counted as
 /// undisturbed) should be kept rather than the one kept so far. An
 /// undisturbed timing (load at most `maxForeignLoad`) beats a disturbed
-/// one; of two undisturbed ones the lower median wins, since the machine's
-/// slow spells (another tenant on the core's other hardware thread, a few
-/// tenths of a second to several seconds long) only ever slow a timing
-/// down; of two disturbed ones the less disturbed wins.
+/// one; of two undisturbed ones the lower median wins, since what else
+/// disturbs a timing on a shared machine (the host's slow spells, a
+/// process whose buffers landed badly) only ever slows it down; of two
+/// disturbed ones the less disturbed wins.
 bool isBetterTiming(double medianSeconds, double foreignLoad,
                     double keptMedianSeconds, double keptForeignLoad,
                     double maxForeignLoad);

@@ -65,13 +65,13 @@ struct MeasureOptions {
   /// CPU targets: each candidate is timed this many times (its repetitions
   /// each time), each round in a harness process of its own over the whole
   /// batch, and the least median of the undisturbed timings counts
-  /// (isBetterTiming). On the shared 2-core VMs a harness process's
-  /// buffers can land where every function it times runs 1.3-2x slower
-  /// (one program's candidates all slow in one process, its baseline not,
-  /// and the other way round), and the host's slow spells (throughput-
-  /// bound loops up to 1.45x slower for 0.25-8 s) cover whole timings:
-  /// neither is visible to the median of one timing's repetitions, and
-  /// both only ever slow a timing down. GPU candidates are timed once.
+  /// (isBetterTiming); a crash or hang in any round is the candidate's
+  /// result. On the shared 2-core VMs every function one harness process
+  /// times can run 1.3-2x slower than in the next process, and the host
+  /// has slow spells of 0.25-12 s (a 256-KiB read over 1.15x its best in a
+  /// fifth of the probes): both cover whole timings, so the median of one
+  /// timing's repetitions cannot see them, and both only ever slow a
+  /// timing down. GPU candidates are timed once (CUDA events).
   unsigned rounds = 2;
   /// Wall-clock limit for one harness run (call, warm-up and repetitions).
   double timeoutSeconds = 60;
