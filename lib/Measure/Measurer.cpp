@@ -1126,8 +1126,7 @@ Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
   // what ran. A failure is final, in any round: a candidate that crashes or
   // hangs in a fresh process (other addresses, other memory) is not safe
   // because an earlier one ran it.
-  unsigned rounds = lowerForGpu ? 1 : options.rounds;
-  for (unsigned round = 1; round < rounds; ++round) {
+  for (unsigned round = 1; round < timingRounds(); ++round) {
     std::vector<const Compiled *> again;
     std::vector<size_t> where;
     for (size_t i = 0; i < batch.size(); ++i)

@@ -48,8 +48,9 @@ static cl::opt<unsigned> repetitions("repetitions",
 static cl::opt<unsigned> rounds(
     "rounds",
     cl::desc("Times each candidate this many times, in rounds (a harness "
-             "process each), and keeps the least median of the undisturbed timings "
-             "(CPU targets; the host's slow spells only slow timings down)"),
+             "process each), and keeps the least median of the undisturbed "
+             "timings (CPU targets; the host's slow spells only slow timings "
+             "down)"),
     cl::init(2), cl::cat(category));
 static cl::opt<double>
     minTime("min-time", cl::desc("Seconds each repetition lasts at least"),
@@ -244,8 +245,10 @@ int main(int argc, char **argv) {
   }
   llvm::outs() << "@" << functionName << ": " << repetitions
                << " repetitions of >= " << formatSeconds(minTime)
-               << (rounds > 1 && !target->isGpu()
-                       ? ", best of " + std::to_string(rounds) + " rounds"
+               << ((*measurer)->timingRounds() > 1
+                       ? ", best of " +
+                             std::to_string((*measurer)->timingRounds()) +
+                             " rounds"
                        : std::string())
                << ", float tolerance for reductions of "
                << (*measurer)->reductionLength() << "\n";

@@ -200,6 +200,9 @@ public:
   /// The reduction length the float tolerance is computed for.
   int64_t reductionLength() const { return reduction; }
   llvm::StringRef workDirectory() const { return workDir; }
+  /// The rounds each function is timed in: MeasureOptions::rounds on a
+  /// CPU, one on a GPU (CUDA events).
+  unsigned timingRounds() const { return lowerForGpu ? 1 : options.rounds; }
   /// Where this measurer's time went so far.
   const MeasureStats &stats() const { return measureStats; }
 

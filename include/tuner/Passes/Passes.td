@@ -250,8 +250,9 @@ def TunerAutotune : Pass<"tuner-autotune", "mlir::ModuleOp"> {
            "Timed repetitions per candidate (at least 5)">,
     Option<"rounds", "rounds", "unsigned", /*default=*/"2",
            "CPU targets: times each candidate this many times, in rounds "
-           "(a harness process each), and keeps the least median of the undisturbed "
-           "timings (the host's slow spells only slow timings down)">,
+           "(a harness process each), and keeps the least median of the "
+           "undisturbed timings (the host's slow spells only slow timings "
+           "down)">,
     Option<"timeout", "timeout", "double", /*default=*/"20",
            "Seconds a candidate may run before it counts as a timeout">,
     Option<"compileTimeout", "compile-timeout", "double", /*default=*/"300",
