@@ -414,6 +414,27 @@ bool tuner::isBetterTiming(double medianSeconds, double foreignLoad,
   return medianSeconds < keptMedianSeconds;
 }
 
+double tuner::pairedSpeedup(llvm::ArrayRef<PairedTiming> pairs,
+                            double maxForeignLoad) {
+  for (bool allowDisturbed : {false, true}) {
+    double logSum = 0;
+    unsigned count = 0;
+    for (const PairedTiming &pair : pairs) {
+      if (!(pair.baselineSeconds > 0) || !(pair.candidateSeconds > 0))
+        continue;
+      bool disturbed = pair.baselineForeignLoad > maxForeignLoad ||
+                       pair.candidateForeignLoad > maxForeignLoad;
+      if (disturbed && !allowDisturbed)
+        continue;
+      logSum += std::log(pair.baselineSeconds / pair.candidateSeconds);
+      ++count;
+    }
+    if (count > 0)
+      return std::exp(logSum / count);
+  }
+  return 0;
+}
+
 uint64_t tuner::calibrateCalls(llvm::function_ref<double(uint64_t)> timeCalls,
                                double minSeconds) {
   uint64_t calls = 1;

@@ -40,6 +40,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <numeric>
 #include <thread>
 
 using namespace mlir;
@@ -540,8 +541,8 @@ llvm::Error Measurer::initialize(ModuleOp original, llvm::StringRef function,
 
   std::string text = serialize(original);
   if (!target.isGpu()) {
-    llvm::Expected<Measurement> measured =
-        runOriginal(text, "baseline", baselineOutputs);
+    llvm::Expected<Measurement> measured = runOriginal(
+        text, "baseline", baselineOutputs, options.pairedBaseline);
     if (!measured)
       return measured.takeError();
     baselineMeasurement = std::move(*measured);
@@ -593,7 +594,8 @@ llvm::Error Measurer::initialize(ModuleOp original, llvm::StringRef function,
 
 llvm::Expected<Measurement> Measurer::runOriginal(const std::string &text,
                                                   llvm::StringRef stem,
-                                                  std::string &outputs) {
+                                                  std::string &outputs,
+                                                  bool keep) {
   std::string name = stem.str();
   // The original is never held to the candidates' size limit.
   Compiled compiled = compileAll({text}, {name}, /*limitSize=*/false).front();
@@ -605,7 +607,10 @@ llvm::Expected<Measurement> Measurer::runOriginal(const std::string &text,
   std::vector<std::string> ran;
   Measurement measured = runAll({&compiled}, ran).front();
   outputs = std::move(ran.front());
-  removeFiles({name});
+  if (keep && measured.ok())
+    pairedBaseline = std::make_unique<Compiled>(std::move(compiled));
+  else
+    removeFiles({name});
   if (!measured.ok())
     return llvm::createStringError("the " + stem + " failed (" +
                                    statusName(measured.status) +
@@ -1121,7 +1126,26 @@ parseReport(const llvm::json::Object &report) {
 std::vector<Measurement>
 Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
                  std::vector<std::string> &outputs) const {
-  std::vector<Measurement> results = runRound(batch, outputs, 0);
+  // The baseline is timed beside the candidates in every round (CPU), once
+  // it is known (not while it is being measured itself).
+  const Compiled *pairWith = lowerForGpu ? nullptr : pairedBaseline.get();
+  std::vector<std::vector<PairedTiming>> pairs(batch.size());
+  auto addPairs = [&](llvm::ArrayRef<size_t> where,
+                      llvm::ArrayRef<Measurement> timed,
+                      llvm::ArrayRef<std::optional<Measurement>> paired) {
+    for (size_t k = 0; k < where.size(); ++k)
+      if (timed[k].ok() && k < paired.size() && paired[k])
+        pairs[where[k]].push_back({paired[k]->medianSeconds,
+                                   paired[k]->foreignLoad,
+                                   timed[k].medianSeconds,
+                                   timed[k].foreignLoad});
+  };
+  std::vector<std::optional<Measurement>> paired;
+  std::vector<Measurement> results =
+      runRound(batch, outputs, 0, pairWith, &paired);
+  std::vector<size_t> all(batch.size());
+  std::iota(all.begin(), all.end(), size_t(0));
+  addPairs(all, results, paired);
   // The later rounds time again, each in a harness process of its own,
   // what ran. A failure is final, in any round: a candidate that crashes or
   // hangs in a fresh process (other addresses, other memory) is not safe
@@ -1137,7 +1161,9 @@ Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
     if (again.empty())
       break;
     std::vector<std::string> unused;
-    std::vector<Measurement> more = runRound(again, unused, round);
+    std::vector<Measurement> more =
+        runRound(again, unused, round, pairWith, &paired);
+    addPairs(where, more, paired);
     for (size_t k = 0; k < again.size(); ++k) {
       Measurement &kept = results[where[k]];
       if (!more[k].ok()) {
@@ -1151,6 +1177,11 @@ Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
       }
     }
   }
+  // The speedup from the pairs (measureAll divides the baseline's time by
+  // the kept one where there are none).
+  for (size_t i = 0; i < batch.size(); ++i)
+    if (results[i].ok())
+      results[i].speedup = pairedSpeedup(pairs[i], options.maxForeignLoad);
   if (!options.keepFiles)
     for (const Compiled *candidate : batch)
       llvm::sys::fs::remove(pathFor(candidate->stem + ".out"));
@@ -1159,11 +1190,19 @@ Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
 
 std::vector<Measurement>
 Measurer::runRound(llvm::ArrayRef<const Compiled *> batch,
-                   std::vector<std::string> &outputs, unsigned round) const {
+                   std::vector<std::string> &outputs, unsigned round,
+                   const Compiled *pairWith,
+                   std::vector<std::optional<Measurement>> *pairedTimings)
+    const {
   size_t count = batch.size();
   std::vector<Measurement> results(count);
   std::vector<bool> done(count, false);
   outputs.assign(count, std::string());
+  if (pairedTimings)
+    pairedTimings->assign(count, std::nullopt);
+  // What a process's list holds: candidate indices, and kBaseline for the
+  // paired baseline.
+  constexpr size_t kBaseline = ~size_t(0);
   // Candidates without OpenMP first: the runtime's worker threads keep
   // spinning a while after a parallel candidate's last call, and must not
   // do so while a serial one is timed.
@@ -1190,6 +1229,7 @@ Measurer::runRound(llvm::ArrayRef<const Compiled *> batch,
 
   // One harness process for the pending candidates; a candidate that
   // crashes or hangs ends it, and the ones after it run in a fresh one.
+  bool withBaseline = pairWith && pairedTimings;
   while (!pending.empty()) {
     std::string stem = batch[pending.front()]->stem;
     if (round > 0)
@@ -1197,12 +1237,31 @@ Measurer::runRound(llvm::ArrayRef<const Compiled *> batch,
     std::string listPath = pathFor(stem + ".batch"),
                 stdoutPath = pathFor(stem + ".stdout"),
                 stderrPath = pathFor(stem + ".stderr");
+    // The baseline first, or, when it uses OpenMP, after the candidates
+    // without it.
+    std::vector<size_t> entries;
+    bool placed = !withBaseline;
+    for (size_t i : pending) {
+      if (!placed && (!pairWith->usesOpenMP || batch[i]->usesOpenMP)) {
+        entries.push_back(kBaseline);
+        placed = true;
+      }
+      entries.push_back(i);
+    }
+    if (!placed)
+      entries.push_back(kBaseline);
     std::string list;
-    // Only the first round writes outputs (the verification's).
-    for (size_t i : pending)
-      list += batch[i]->symbol + "\t" + batch[i]->library + "\t" +
-              (round == 0 ? pathFor(batch[i]->stem + ".out") : std::string()) +
+    // Only the first round writes outputs (the verification's); the
+    // baseline's are known.
+    for (size_t entry : entries) {
+      const Compiled &function =
+          entry == kBaseline ? *pairWith : *batch[entry];
+      list += function.symbol + "\t" + function.library + "\t" +
+              (round == 0 && entry != kBaseline
+                   ? pathFor(function.stem + ".out")
+                   : std::string()) +
               "\n";
+    }
     if (llvm::Error error = writeFile(listPath, list)) {
       std::string message = llvm::toString(std::move(error));
       for (size_t i : pending)
@@ -1222,7 +1281,7 @@ Measurer::runRound(llvm::ArrayRef<const Compiled *> batch,
       pauses += 0.5 * double(1u << round);
     double deadline =
         options.timeoutSeconds *
-            (1 + double(pending.size()) * (1 + options.contentionRetries)) +
+            (1 + double(entries.size()) * (1 + options.contentionRetries)) +
         pauses + 10;
     auto harnessStart = std::chrono::steady_clock::now();
     ProcessResult ran = runProcess(harness, args, stdoutPath, stderrPath,
@@ -1233,6 +1292,9 @@ Measurer::runRound(llvm::ArrayRef<const Compiled *> batch,
 
     // The events: "start" before each attempt, then its report.
     std::optional<size_t> running;
+    std::optional<Measurement> baselineTiming;
+    bool baselineFailed = false;
+    std::vector<size_t> timedHere;
     llvm::SmallVector<llvm::StringRef> lines;
     std::string events = readOutput(stdoutPath);
     llvm::StringRef(events).split(lines, '\n', -1, /*KeepEmpty=*/false);
@@ -1250,14 +1312,35 @@ Measurer::runRound(llvm::ArrayRef<const Compiled *> batch,
       }
       std::optional<int64_t> started = event->getInteger("start");
       std::optional<int64_t> candidate = event->getInteger("candidate");
-      if (started && *started >= 0 && size_t(*started) < pending.size()) {
-        running = pending[*started];
+      if (started && *started >= 0 && size_t(*started) < entries.size()) {
+        running = entries[*started];
         continue;
       }
-      if (!candidate || *candidate < 0 || size_t(*candidate) >= pending.size())
+      if (!candidate || *candidate < 0 || size_t(*candidate) >= entries.size())
         continue;
-      size_t index = pending[*candidate];
+      size_t index = entries[*candidate];
       running.reset();
+      if (index == kBaseline) {
+        // Its timing in this process (the best of its attempts); a report
+        // that is not one ends the pairing for this round.
+        llvm::Expected<Measurement> measured =
+            event->getString("error")
+                ? llvm::Expected<Measurement>(
+                      llvm::createStringError("the harness's error"))
+                : parseReport(*event);
+        if (!measured) {
+          llvm::consumeError(measured.takeError());
+          baselineFailed = true;
+        } else if (!baselineTiming ||
+                   isBetterTiming(measured->medianSeconds,
+                                  measured->foreignLoad,
+                                  baselineTiming->medianSeconds,
+                                  baselineTiming->foreignLoad,
+                                  options.maxForeignLoad)) {
+          baselineTiming = std::move(*measured);
+        }
+        continue;
+      }
       if (std::optional<llvm::StringRef> error = event->getString("error")) {
         results[index] = Measurement::failure(
             Status::Crashed, ("cannot run the harness: " + *error).str());
@@ -1293,6 +1376,8 @@ Measurer::runRound(llvm::ArrayRef<const Compiled *> batch,
         results[index] = std::move(*measured);
       if (!done[index] && round == 0)
         outputs[index] = readOutput(pathFor(batch[index]->stem + ".out"));
+      if (!done[index])
+        timedHere.push_back(index);
       done[index] = true;
     }
 
@@ -1331,7 +1416,16 @@ Measurer::runRound(llvm::ArrayRef<const Compiled *> batch,
     for (size_t i : pending)
       if (!done[i])
         rest.push_back(i);
-    if (ended) {
+    if (withBaseline && !baselineFailed && baselineTiming)
+      for (size_t i : timedHere)
+        (*pairedTimings)[i] = baselineTiming;
+    // A baseline that failed here (it ran before: a flaky host or a limit)
+    // is left out of the round's later processes; when it ended this one,
+    // the candidates left run again, without it.
+    bool baselineEnded = running == kBaseline;
+    if (baselineFailed || baselineEnded)
+      withBaseline = false;
+    if (ended && !baselineEnded) {
       // The candidate that was running when the harness ended is the one
       // that ended it (one whose retry did keeps its first timing); without
       // one, the harness failed by itself and every candidate left with it.
@@ -1344,7 +1438,7 @@ Measurer::runRound(llvm::ArrayRef<const Compiled *> batch,
           done[i] = true;
         }
       }
-    } else {
+    } else if (!ended) {
       for (size_t i : rest) {
         results[i] =
             failure(Status::Crashed, "the harness gave no report for it");
@@ -1412,7 +1506,7 @@ Measurer::measureAll(llvm::ArrayRef<ModuleOp> candidates) {
       measureStats.verifySeconds += secondsSince(verifyStart);
       if (mismatch)
         measurement = Measurement::failure(Status::WrongResult, *mismatch);
-      else if (measurement.medianSeconds > 0)
+      else if (!(measurement.speedup > 0) && measurement.medianSeconds > 0)
         measurement.speedup =
             baselineMeasurement.medianSeconds / measurement.medianSeconds;
     }

@@ -321,6 +321,7 @@ void TunerAutotunePass::tune(ModuleOp module, TunableFunction &tunable,
   options.budget = budget;
   options.measure.repetitions = repetitions;
   options.measure.rounds = rounds;
+  options.measure.pairedBaseline = pairedBaseline;
   options.measure.timeoutSeconds = timeout;
   options.measure.compileTimeoutSeconds = compileTimeout;
   options.measure.lowering.maxOps = maxLoweredOps;

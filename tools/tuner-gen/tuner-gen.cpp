@@ -2,7 +2,7 @@
 //
 //   tuner-gen -o DIR --programs N --configs-per-program M --seed S
 //             [--neighbours B] [--shard K/N] [--flavour linalg|affine|both]
-//             [--repetitions R] [--rounds N]
+//             [--repetitions R] [--rounds N] [--paired-baseline=false]
 //             [--min-time S] [--jobs J] [--timeout T] [--compile-timeout C]
 //             [--max-baseline S]
 //             [--max-elements E] [--max-work W] [--max-computations C]
@@ -112,6 +112,13 @@ static cl::opt<unsigned> rounds(
              "process each), and keeps the least median of the undisturbed "
              "timings (the host's slow spells only slow timings down)"),
     cl::init(2), cl::cat(category));
+static cl::opt<bool> pairedBaseline(
+    "paired-baseline",
+    cl::desc("Time the baseline in every harness process beside the "
+             "candidates and take each candidate's speedup from those pairs "
+             "(geometric mean over the rounds), so that a slow process or "
+             "spell of the host cancels (CPU targets; default on)"),
+    cl::init(true), cl::cat(category));
 static cl::opt<double>
     minTime("min-time",
             cl::desc("Seconds each repetition lasts at least (the function "
@@ -863,6 +870,7 @@ int main(int argc, char **argv) {
   MeasureOptions measureOptions;
   measureOptions.repetitions = repetitions;
   measureOptions.rounds = rounds;
+  measureOptions.pairedBaseline = pairedBaseline;
   measureOptions.minRepetitionSeconds = minTime;
   measureOptions.timeoutSeconds = timeout;
   measureOptions.compileTimeoutSeconds = compileTimeout;

@@ -52,6 +52,13 @@ static cl::opt<unsigned> rounds(
              "timings (CPU targets; the host's slow spells only slow timings "
              "down)"),
     cl::init(2), cl::cat(category));
+static cl::opt<bool> pairedBaseline(
+    "paired-baseline",
+    cl::desc("Time the baseline in every harness process beside the "
+             "candidates and take each candidate's speedup from those pairs "
+             "(geometric mean over the rounds), so that a slow process or "
+             "spell of the host cancels (CPU targets; default on)"),
+    cl::init(true), cl::cat(category));
 static cl::opt<double>
     minTime("min-time", cl::desc("Seconds each repetition lasts at least"),
             cl::init(0.02), cl::cat(category));
@@ -194,6 +201,7 @@ int main(int argc, char **argv) {
   MeasureOptions options;
   options.repetitions = repetitions;
   options.rounds = rounds;
+  options.pairedBaseline = pairedBaseline;
   options.minRepetitionSeconds = minTime;
   options.timeoutSeconds = timeout;
   options.compileTimeoutSeconds = compileTimeout;
@@ -249,6 +257,9 @@ int main(int argc, char **argv) {
                        ? ", best of " +
                              std::to_string((*measurer)->timingRounds()) +
                              " rounds"
+                       : std::string())
+               << ((*measurer)->pairsBaseline()
+                       ? ", speedups against the baseline timed beside them"
                        : std::string())
                << ", float tolerance for reductions of "
                << (*measurer)->reductionLength() << "\n";

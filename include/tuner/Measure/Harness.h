@@ -139,6 +139,25 @@ bool isBetterTiming(double medianSeconds, double foreignLoad,
                     double keptMedianSeconds, double keptForeignLoad,
                     double maxForeignLoad);
 
+/// A candidate's timing and the baseline's timing in the same harness
+/// process, each with the foreign load while it was taken (negative:
+/// unknown, counted as undisturbed).
+struct PairedTiming {
+  double baselineSeconds = 0, baselineForeignLoad = 0;
+  double candidateSeconds = 0, candidateForeignLoad = 0;
+};
+
+/// The speedup of a candidate over the baseline from timings taken side by
+/// side: the geometric mean, over the harness processes (rounds) that timed
+/// both, of the baseline's median over the candidate's. A slow spell of the
+/// host or a process whose buffers landed badly slows both of a pair, and
+/// their ratio cancels it; a baseline timed in another process, seconds
+/// earlier, cannot. Pairs with either timing disturbed (foreign load over
+/// `maxForeignLoad`) count only when no pair is undisturbed; pairs with a
+/// non-positive time never. 0 when no pair counts.
+double pairedSpeedup(llvm::ArrayRef<PairedTiming> pairs,
+                     double maxForeignLoad);
+
 /// The warm-up and calibration of both harnesses: calls `timeCalls(n)`
 /// (which makes n calls and returns their seconds) with growing n until one
 /// round lasts at least `minSeconds`, and returns that n, the calls each

@@ -73,6 +73,14 @@ struct MeasureOptions {
   /// timing's repetitions cannot see them, and both only ever slow a
   /// timing down. GPU candidates are timed once (CUDA events).
   unsigned rounds = 2;
+  /// CPU targets: every harness process that times candidates times the
+  /// baseline first, and a candidate's speedup is the geometric mean over
+  /// the rounds of the baseline's time over its own in the same process
+  /// (pairedSpeedup), so that what slows a whole process or a spell of the
+  /// host down cancels in the ratio. Costs one timing of the baseline per
+  /// process. Off: the baseline's time from create() over the candidate's
+  /// kept time.
+  bool pairedBaseline = true;
   /// Wall-clock limit for one harness run (call, warm-up and repetitions).
   double timeoutSeconds = 60;
   /// Wall-clock limit for the native compiler on one candidate. A
@@ -203,6 +211,10 @@ public:
   /// The rounds each function is timed in: MeasureOptions::rounds on a
   /// CPU, one on a GPU (CUDA events).
   unsigned timingRounds() const { return lowerForGpu ? 1 : options.rounds; }
+  /// Whether candidates' speedups come from timings paired with the
+  /// baseline's in each harness process (MeasureOptions::pairedBaseline on
+  /// a CPU).
+  bool pairsBaseline() const { return pairedBaseline != nullptr; }
   /// Where this measurer's time went so far.
   const MeasureStats &stats() const { return measureStats; }
 
@@ -215,9 +227,11 @@ private:
                          const Target &target);
   /// Compiles and runs the original module (serialized in `text`) as
   /// `stem` with the current pipeline; its outputs go to `outputs`.
+  /// `keep`: keep it compiled as pairedBaseline.
   llvm::Expected<Measurement> runOriginal(const std::string &text,
                                           llvm::StringRef stem,
-                                          std::string &outputs);
+                                          std::string &outputs,
+                                          bool keep = false);
   /// The text of `candidate` without top-level transform ops.
   std::string serialize(mlir::ModuleOp candidate) const;
   /// Lowers serialized modules to LLVM IR and compiles them into shared
@@ -264,9 +278,17 @@ private:
   /// hung), each timed again when other processes disturbed its timing
   /// (see MeasureOptions::maxForeignLoad). Round 0 writes and reads the
   /// outputs; later rounds only time (their files are named `.rN`).
-  std::vector<Measurement> runRound(llvm::ArrayRef<const Compiled *> batch,
-                                    std::vector<std::string> &outputs,
-                                    unsigned round) const;
+  /// With `pairWith` (the baseline), every process times it first (after
+  /// the candidates without OpenMP when it uses OpenMP) and
+  /// `pairedTimings[i]` is its timing in the process that timed candidate
+  /// i (unset when none; a process the baseline itself ends is run again
+  /// without it).
+  std::vector<Measurement>
+  runRound(llvm::ArrayRef<const Compiled *> batch,
+           std::vector<std::string> &outputs, unsigned round,
+           const Compiled *pairWith = nullptr,
+           std::vector<std::optional<Measurement>> *pairedTimings =
+               nullptr) const;
   /// `name` in the work directory.
   std::string pathFor(llvm::StringRef name) const;
   /// Removes the files of candidates `stems` unless keepFiles.
@@ -286,6 +308,9 @@ private:
   std::string workDir, specPath, clang, libomp, harness;
   std::string baselineOutputs;
   Measurement baselineMeasurement;
+  /// The compiled baseline every round times beside the candidates (CPU
+  /// with MeasureOptions::pairedBaseline; null otherwise).
+  std::unique_ptr<Compiled> pairedBaseline;
   unsigned nextCandidate = 0;
   mutable MeasureStats measureStats;
   /// GPU target: candidates are lowered for the GPU and run on it (false

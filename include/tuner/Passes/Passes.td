@@ -253,6 +253,10 @@ def TunerAutotune : Pass<"tuner-autotune", "mlir::ModuleOp"> {
            "(a harness process each), and keeps the least median of the "
            "undisturbed timings (the host's slow spells only slow timings "
            "down)">,
+    Option<"pairedBaseline", "paired-baseline", "bool", /*default=*/"true",
+           "CPU targets: time the baseline in every harness process beside "
+           "the candidates and take each candidate's speedup from those "
+           "pairs (geometric mean over the rounds)">,
     Option<"timeout", "timeout", "double", /*default=*/"20",
            "Seconds a candidate may run before it counts as a timeout">,
     Option<"compileTimeout", "compile-timeout", "double", /*default=*/"300",

@@ -195,4 +195,39 @@ TEST(IsBetterTiming, UndisturbedLeastMedianElseLeastDisturbed) {
   EXPECT_TRUE(tuner::isBetterTiming(1.0, -1.0, 1.1, -1.0, max));
   EXPECT_TRUE(tuner::isBetterTiming(3.0, 0.5, 1.0, 0.51, max));
 }
+
+TEST(PairedSpeedup, GeometricMeanOfUndisturbedPairsElseOfAll) {
+  const double max = 0.5;
+  using P = tuner::PairedTiming;
+  // No pair, or only pairs without a time: no speedup.
+  EXPECT_EQ(tuner::pairedSpeedup({}, max), 0.0);
+  EXPECT_EQ(tuner::pairedSpeedup({P{0.0, 0.0, 1.0, 0.0}}, max), 0.0);
+  // One pair: the baseline's time over the candidate's.
+  EXPECT_DOUBLE_EQ(tuner::pairedSpeedup({P{3.0, 0.0, 1.5, 0.0}}, max), 2.0);
+  // A process 1.5x slower for both (a slow spell) gives the same ratio: the
+  // geometric mean of 2 and 2 is 2, where the least times (2.0 / 1.0 from
+  // different processes) would not pair them.
+  EXPECT_DOUBLE_EQ(
+      tuner::pairedSpeedup({P{2.0, 0.0, 1.0, 0.0}, P{3.0, 0.0, 1.5, 0.0}},
+                           max),
+      2.0);
+  // Ratios 2 and 8: the geometric mean 4 (the arithmetic one would be 5).
+  EXPECT_DOUBLE_EQ(
+      tuner::pairedSpeedup({P{2.0, 0.0, 1.0, 0.0}, P{8.0, 0.0, 1.0, 0.0}},
+                           max),
+      4.0);
+  // A pair with either timing disturbed is left out while an undisturbed
+  // pair exists; unknown loads (negative) and the limit itself count as
+  // undisturbed.
+  EXPECT_DOUBLE_EQ(
+      tuner::pairedSpeedup({P{2.0, -1.0, 1.0, 0.5}, P{9.0, 0.9, 1.0, 0.0},
+                            P{9.0, 0.0, 1.0, 0.7}},
+                           max),
+      2.0);
+  // All disturbed: all of them count.
+  EXPECT_DOUBLE_EQ(
+      tuner::pairedSpeedup({P{2.0, 0.9, 1.0, 0.0}, P{8.0, 0.0, 1.0, 0.6}},
+                           max),
+      4.0);
+}
 } // namespace
