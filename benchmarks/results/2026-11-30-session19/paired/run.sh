@@ -4,9 +4,12 @@
 # each, the recorded dataset's options, as session 18's rounds/run.sh),
 # alternating --paired-baseline=false and true, on the quiet 2-core Zen 5 VM
 # with nothing else running. Each argument is NAME:ROUNDS:PAIRED.
-#   run.sh u1:2:false p1:2:true u2:2:false p2:2:true ...   # into $WORK
+# Run 2026-11-30 00:20-01:09 UTC by main at 80f11a9:
+#   run.sh p1:2:true u1:2:false p2:2:true u2:2:false p3:2:true u3:2:false
+#   run.sh p4:2:true u4:2:false p5:2:true u5:2:false     # into $WORK
 #   ../../2026-11-29-session18/rounds/pairs.py $WORK \
-#     "2 rounds, unpaired=u1,u2,u3" "2 rounds, paired=p1,p2,p3" > pairs.md
+#     "2 rounds, unpaired=u1,u2,u3,u4,u5" \
+#     "2 rounds, paired (default)=p1,p2,p3,p4,p5" > pairs.md
 # (pairs.py reads run.out and compares the runs of a group pairwise with
 # python/measurement_noise.py.) The runs' folders and logs: runs.tar.xz.
 set -euo pipefail
