@@ -7,9 +7,13 @@
 # Run 2026-11-30 00:20-01:09 UTC by main at 80f11a9:
 #   run.sh p1:2:true u1:2:false p2:2:true u2:2:false p3:2:true u3:2:false
 #   run.sh p4:2:true u4:2:false p5:2:true u5:2:false     # into $WORK
+#   run.sh q1:1:true p6:2:true q2:1:true p7:2:true q3:1:true p8:2:true
+#                                                   # 01:44-02:09 UTC
 #   ../../2026-11-29-session18/rounds/pairs.py $WORK \
 #     "2 rounds, unpaired=u1,u2,u3,u4,u5" \
-#     "2 rounds, paired (default)=p1,p2,p3,p4,p5" > pairs.md
+#     "2 rounds, paired (default)=p1,p2,p3,p4,p5" "1 round, paired=q1,q2,q3" \
+#     "2 rounds, paired, second hour=p6,p7,p8" \
+#     "2 rounds, paired, all eight=p1,p2,p3,p4,p5,p6,p7,p8" > pairs.md
 # (pairs.py reads run.out and compares the runs of a group pairwise with
 # python/measurement_noise.py.) The runs' folders and logs: runs.tar.xz.
 set -euo pipefail
