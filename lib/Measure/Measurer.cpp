@@ -1320,6 +1320,19 @@ Measurer::runRound(llvm::ArrayRef<const Compiled *> batch,
         continue;
       size_t index = entries[*candidate];
       running.reset();
+      // The harness's phases, the paired baseline's too (the process's
+      // input generation comes with its first function's report).
+      measureStats.inputSeconds +=
+          event->getNumber("input_seconds").value_or(0);
+      measureStats.firstCallSeconds +=
+          event->getNumber("first_call_seconds").value_or(0);
+      measureStats.warmupSeconds +=
+          event->getNumber("warmup_seconds").value_or(0);
+      measureStats.timedSeconds +=
+          event->getNumber("timed_seconds").value_or(0);
+      if (!event->getString("error") &&
+          event->getInteger("attempt").value_or(0) > 0)
+        ++measureStats.retries;
       if (index == kBaseline) {
         // Its timing in this process (the best of its attempts); a report
         // that is not one ends the pairing for this round.
@@ -1347,17 +1360,7 @@ Measurer::runRound(llvm::ArrayRef<const Compiled *> batch,
         done[index] = true;
         continue;
       }
-      measureStats.inputSeconds +=
-          event->getNumber("input_seconds").value_or(0);
-      measureStats.firstCallSeconds +=
-          event->getNumber("first_call_seconds").value_or(0);
-      measureStats.warmupSeconds +=
-          event->getNumber("warmup_seconds").value_or(0);
-      measureStats.timedSeconds +=
-          event->getNumber("timed_seconds").value_or(0);
       llvm::Expected<Measurement> measured = parseReport(*event);
-      if (event->getInteger("attempt").value_or(0) > 0)
-        ++measureStats.retries;
       if (!measured) {
         std::string why = llvm::toString(measured.takeError());
         if (!done[index])
