@@ -1126,9 +1126,10 @@ parseReport(const llvm::json::Object &report) {
 std::vector<Measurement>
 Measurer::runAll(llvm::ArrayRef<const Compiled *> batch,
                  std::vector<std::string> &outputs) const {
-  // The baseline is timed beside the candidates in every round (CPU), once
-  // it is known (not while it is being measured itself).
-  const Compiled *pairWith = lowerForGpu ? nullptr : pairedBaseline.get();
+  // The baseline is timed beside the candidates in every round once it is
+  // known (not while it is being measured itself; only CPU targets keep
+  // it, see initialize).
+  const Compiled *pairWith = pairedBaseline.get();
   std::vector<std::vector<PairedTiming>> pairs(batch.size());
   auto addPairs = [&](llvm::ArrayRef<size_t> where,
                       llvm::ArrayRef<Measurement> timed,
