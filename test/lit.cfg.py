@@ -40,6 +40,7 @@ if config.tuner_sanitized:
         mlir_opt)
 config.substitutions.append(("%mlir_opt", mlir_opt))
 config.substitutions.append(("%src_root", config.tuner_src_root))
+config.substitutions.append(("%tuner_bin", config.tuner_tools_dir))
 config.substitutions.append(("%tuner_opt", os.path.join(config.tuner_tools_dir, "tuner-opt")))
 config.substitutions.append(("%tuner_train", os.path.join(config.tuner_tools_dir, "tuner-train")))
 
