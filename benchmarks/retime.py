@@ -77,7 +77,7 @@ def retime(kernel, searches, bin_dir, work_dir, rounds=3):
         if config in by_config:
             results[label]["file"] = by_config[config]
             continue
-        out = work_dir / f"{name}-{label.replace('+', '-')}.mlir"
+        out = work_dir / (name + "-" + re.sub(r"[^\w.]", "-", label) + ".mlir")
         applied = subprocess.run(
             [str(bin_dir / "tuner-opt"), str(kernel),
              f"--tuner-apply-best=database={database}", "-o", str(out)],
