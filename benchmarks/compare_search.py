@@ -149,7 +149,11 @@ def main():
                              "kernel's side by side in one run, and report "
                              "those speedups and losses too")
     parser.add_argument("--retime-rounds", type=int, default=3,
-                        help="harness rounds of the retiming (default 3)")
+                        help="harness rounds of each retiming run (default 3)")
+    parser.add_argument("--retime-runs", type=int, default=1,
+                        help="tuner-measure runs of the retiming, one after "
+                             "the other; a speedup is their geometric mean "
+                             "(default 1)")
     parser.add_argument("--out", help="also write the table here")
     parser.add_argument("--tuner-opt", help="tuner-opt to run (default: "
                         "build/bin/tuner-opt)")
@@ -160,6 +164,8 @@ def main():
                         default=str(REPO_DIR / "build" / "benchmarks" / "search"),
                         help="folder for the databases and summaries")
     args = parser.parse_args()
+    if args.retime_rounds < 1 or args.retime_runs < 1:
+        sys.exit("error: --retime-rounds and --retime-runs must be at least 1")
     known = [label for label, _, _, _ in STRATEGIES]
     if args.strategies:
         unknown = [s for s in args.strategies if s not in known[1:]]
@@ -206,7 +212,8 @@ def main():
                          for label in results}
             try:
                 retimed = retime(kernel, databases, tuner.parent,
-                                 work / "retimed", args.retime_rounds)
+                                 work / "retimed", args.retime_rounds,
+                                 args.retime_runs)
             except (RuntimeError, KeyError, json.JSONDecodeError) as e:
                 sys.exit(f"error: retiming {kernel.stem}: {e}")
             for label, result in retimed.items():
@@ -298,7 +305,10 @@ def main():
                  + (f" Retimed: each search's best schedule timed again, "
                     f"a kernel's side by side in one tuner-measure run "
                     f"({args.retime_rounds} rounds, the baseline timed in "
-                    "each process), and the loss from those speedups."
+                    "each process"
+                    + (f"; the geometric mean of {args.retime_runs} such runs"
+                       if args.retime_runs > 1 else "")
+                    + "), and the loss from those speedups."
                     if args.retime else ""))
     table = "\n".join(lines)
     print(table)

@@ -12,15 +12,19 @@ run times them all beside the untransformed kernel (rounds, the baseline
 timed in every process), so that every speedup comes from the same run.
 
     benchmarks/retime.py KERNEL.mlir LABEL=DATABASE [LABEL=DATABASE ...]
-        [--rounds 3] [--bin build/bin] [--work-dir DIR] [--json OUT]
+        [--rounds 3] [--runs 1] [--bin build/bin] [--work-dir DIR]
+        [--json OUT]
 
 Prints one line per search: the speedup it recorded and the speedup
-retimed. Searches whose best schedule is the same config share one
-timing. Standard library only; `compare_search.py --retime` calls it.
+retimed. Searches whose best schedules apply to the same module share one
+timing. One run is one sample of the host's hour: `--runs N` times the
+schedules in N tuner-measure runs and takes each speedup's geometric
+mean. Standard library only; `compare_search.py --retime` calls it.
 """
 
 import argparse
 import json
+import math
 import re
 import subprocess
 import sys
@@ -58,25 +62,26 @@ def recorded_best(tuner_db, database):
     return best
 
 
-def retime(kernel, searches, bin_dir, work_dir, rounds=3):
-    """{label: {"recorded": x, "retimed": y, "config": c}} for the searches
-    {label: database} of one kernel; "retimed" is None where the candidate
-    failed (its status in "status")."""
+def retime(kernel, searches, bin_dir, work_dir, rounds=3, runs=1):
+    """{label: {"recorded": x, "retimed": y, "retimed_runs": [...],
+    "config": c, "file": f}} for the searches {label: database} of one
+    kernel. Each search's best schedule is applied; searches whose applied
+    modules are the same text share one file and one timing. The files are
+    timed `runs` times, one tuner-measure run each (`rounds` rounds);
+    "retimed" is the geometric mean over the runs, None where a run failed
+    the candidate (its status in "status")."""
     bin_dir = Path(bin_dir)
     work_dir = Path(work_dir)
     work_dir.mkdir(parents=True, exist_ok=True)
     kernel = Path(kernel)
     name = kernel.stem
-    results, files, by_config = {}, [], {}
+    results, files, by_text = {}, [], {}
     for label, database in searches.items():
         best = recorded_best(bin_dir / "tuner-db", database)
         if best is None:
             raise RuntimeError(f"{database}: no verified measurement")
         speedup, config = best
         results[label] = {"recorded": speedup, "config": json.loads(config)}
-        if config in by_config:
-            results[label]["file"] = by_config[config]
-            continue
         out = work_dir / (name + "-" + re.sub(r"[^\w.]", "-", label) + ".mlir")
         applied = subprocess.run(
             [str(bin_dir / "tuner-opt"), str(kernel),
@@ -85,22 +90,31 @@ def retime(kernel, searches, bin_dir, work_dir, rounds=3):
         if applied.returncode != 0:
             raise RuntimeError(f"{name}: applying {label}'s best: "
                                f"{applied.stderr.strip()}")
-        by_config[config] = str(out)
-        results[label]["file"] = str(out)
-        files.append(str(out))
-    measured = subprocess.run(
-        [str(bin_dir / "tuner-measure"), str(kernel), *files, "--function",
-         function_name(kernel), "--rounds", str(rounds), "--json"],
-        capture_output=True, text=True)
-    if measured.returncode != 0:
-        raise RuntimeError(f"{name}: tuner-measure: {measured.stderr.strip()}")
-    report = json.loads(measured.stdout)
-    by_file = {c["file"]: c for c in report["candidates"]}
+        text = out.read_text()
+        if text in by_text:
+            out.unlink()
+        else:
+            by_text[text] = str(out)
+            files.append(str(out))
+        results[label]["file"] = by_text[text]
+    timings = {f: [] for f in files}
+    for _ in range(runs):
+        measured = subprocess.run(
+            [str(bin_dir / "tuner-measure"), str(kernel), *files, "--function",
+             function_name(kernel), "--rounds", str(rounds), "--json"],
+            capture_output=True, text=True)
+        if measured.returncode != 0:
+            raise RuntimeError(
+                f"{name}: tuner-measure: {measured.stderr.strip()}")
+        for candidate in json.loads(measured.stdout)["candidates"]:
+            timings[candidate["file"]].append(candidate)
     for label, result in results.items():
-        timed = by_file[result["file"]]
-        result["status"] = timed.get("status", "ok")
-        result["retimed"] = timed.get("speedup") if result["status"] == "ok" \
-            else None
+        timed = timings[result["file"]]
+        failed = [t.get("status") for t in timed if t.get("status") != "ok"]
+        result["status"] = failed[0] if failed else "ok"
+        result["retimed_runs"] = [t.get("speedup") for t in timed]
+        result["retimed"] = None if failed else math.exp(
+            sum(math.log(t["speedup"]) for t in timed) / len(timed))
     return results
 
 
@@ -108,11 +122,17 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("kernel")
     parser.add_argument("searches", nargs="+", metavar="LABEL=DATABASE")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="harness rounds of each tuner-measure run")
+    parser.add_argument("--runs", type=int, default=1,
+                        help="tuner-measure runs, one after the other; a "
+                             "speedup is their geometric mean")
     parser.add_argument("--bin", default=str(REPO_DIR / "build" / "bin"))
     parser.add_argument("--work-dir")
     parser.add_argument("--json", help="also write the results here")
     args = parser.parse_args()
+    if args.rounds < 1 or args.runs < 1:
+        parser.error("--rounds and --runs must be at least 1")
     searches = {}
     for item in args.searches:
         label, sep, database = item.partition("=")
@@ -122,15 +142,19 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         try:
             results = retime(args.kernel, searches, args.bin,
-                             args.work_dir or tmp, args.rounds)
+                             args.work_dir or tmp, args.rounds, args.runs)
         except (RuntimeError, KeyError, json.JSONDecodeError) as e:
             print(f"retime.py: {e}", file=sys.stderr)
             return 1
     for label, result in results.items():
         retimed = result["retimed"]
+        runs = ""
+        if args.runs > 1 and retimed is not None:
+            runs = " (" + ", ".join(f"{x:.3f}x"
+                                    for x in result["retimed_runs"]) + ")"
         print(f"{label}: recorded {result['recorded']:.3f}x, retimed "
               + (f"{retimed:.3f}x" if retimed is not None
-                 else result["status"]))
+                 else result["status"]) + runs)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1) + "\n")
     return 0

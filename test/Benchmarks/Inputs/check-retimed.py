@@ -1,18 +1,21 @@
 """Checks retime.py's --json output against the databases it read: every
 label's recorded speedup is the largest speedup of an ok record in its
 database, its config is that record's, labels with one config share one
-applied file, and every retimed speedup is positive.
+applied file, and its retimed speedup is the geometric mean of RUNS
+positive speedups, one per tuner-measure run.
 
-Usage: check-retimed.py RETIMED.json TUNER_DB LABEL=DATABASE ...
+Usage: check-retimed.py RETIMED.json RUNS TUNER_DB LABEL=DATABASE ...
 """
 import json
+import math
 import subprocess
 import sys
 
 results = json.load(open(sys.argv[1]))
-tuner_db = sys.argv[2]
+runs = int(sys.argv[2])
+tuner_db = sys.argv[3]
 files = {}
-for item in sys.argv[3:]:
+for item in sys.argv[4:]:
     label, database = item.split("=", 1)
     exported = subprocess.run([tuner_db, "--db", database, "export"],
                               check=True, capture_output=True, text=True)
@@ -26,8 +29,13 @@ for item in sys.argv[3:]:
     if result["config"] != json.loads(best["config"]):
         sys.exit(f"{label}: config {result['config']} is not the best "
                  f"record's {best['config']}")
-    if not (result["retimed"] and result["retimed"] > 0):
-        sys.exit(f"{label}: retimed {result['retimed']}")
+    timings = result["retimed_runs"]
+    if len(timings) != runs or not all(x and x > 0 for x in timings):
+        sys.exit(f"{label}: {runs} runs expected, got {timings}")
+    mean = math.exp(sum(map(math.log, timings)) / runs)
+    if abs(result["retimed"] - mean) > 1e-9 * mean:
+        sys.exit(f"{label}: retimed {result['retimed']}, the runs' "
+                 f"geometric mean is {mean}")
     key = json.dumps(result["config"], sort_keys=True)
     if files.setdefault(key, result["file"]) != result["file"]:
         sys.exit(f"{label}: one config applied to two files")
