@@ -10,6 +10,8 @@ schedules are timed again together: each search's tuning database gives
 its best schedule (`tuner-opt --tuner-apply-best`), and one `tuner-measure`
 run times them all beside the untransformed kernel (rounds, the baseline
 timed in every process), so that every speedup comes from the same run.
+A search whose best schedule did not beat the kernel is timed as the pass
+delivers it: the untransformed kernel.
 
     benchmarks/retime.py KERNEL.mlir LABEL=DATABASE [LABEL=DATABASE ...]
         [--rounds 3] [--runs 1] [--bin build/bin] [--work-dir DIR]
