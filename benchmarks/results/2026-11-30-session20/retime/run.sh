@@ -9,8 +9,10 @@
 # rounds, the baseline timed in every process): benchmarks/retime.py.
 # Writes KERNEL.json (retime.py --json) into $HERE/$OUT; table.py sums up.
 # Run 2026-11-30 on the quiet Zen 5 VM by main at c5b7df3 (retime.py's
-# file names sanitized), three times: OUT=first (04:07-04:10 UTC),
-# OUT=second (04:11-04:14), OUT=third ROUNDS=5 (five rounds each).
+# file names sanitized), five times: OUT=first (04:07-04:10 UTC),
+# OUT=second (04:11-04:14), OUT=third ROUNDS=5 (five rounds each;
+# 04:15-04:20), OUT=fourth (05:06-05:09) and OUT=fifth (05:10-05:14), then
+#   ./table.py first second third fourth fifth > table.md
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../../.." && pwd)
