@@ -66,10 +66,15 @@ def extra_options(kernel):
     return ""
 
 
+def database_path(work, name, label):
+    """Where the search `label` of kernel `name` keeps its measurements."""
+    return work / f"{name}-{label.replace('+', '-')}.db"
+
+
 def tune(tuner, kernel, label, strategy, top_k, more, args, work):
     name = kernel.stem
     stem = label.replace("+", "-")
-    db = work / f"{name}-{stem}.db"
+    db = database_path(work, name, label)
     summary = work / f"{name}-{stem}.json"
     done = work / f"{name}-{stem}.done.json"
     if args.resume and done.exists():
@@ -207,8 +212,7 @@ def main():
                 print("  " + warning, file=sys.stderr)
         if args.retime:
             print(f"{kernel.stem}: retiming ...", file=sys.stderr, flush=True)
-            databases = {label: str(work / f"{kernel.stem}-"
-                                    f"{label.replace('+', '-')}.db")
+            databases = {label: str(database_path(work, kernel.stem, label))
                          for label in results}
             try:
                 retimed = retime(kernel, databases, tuner.parent,
