@@ -103,7 +103,8 @@ llvm::Expected<NetworkShape> NetworkShape::fromJSON(const json::Value &json) {
 
 static constexpr TrainingLoss kLosses[] = {
     TrainingLoss::MAPE,    TrainingLoss::LogError,   TrainingLoss::RankNet,
-    TrainingLoss::ListNet, TrainingLoss::LogRankNet, TrainingLoss::LogListNet};
+    TrainingLoss::ListNet, TrainingLoss::LogRankNet, TrainingLoss::LogListNet,
+    TrainingLoss::LambdaRank, TrainingLoss::LogLambdaRank};
 
 llvm::StringRef tuner::trainingLossName(TrainingLoss loss) {
   switch (loss) {
@@ -119,6 +120,10 @@ llvm::StringRef tuner::trainingLossName(TrainingLoss loss) {
     return "log+ranknet";
   case TrainingLoss::LogListNet:
     return "log+listnet";
+  case TrainingLoss::LambdaRank:
+    return "lambdarank";
+  case TrainingLoss::LogLambdaRank:
+    return "log+lambdarank";
   }
   llvm_unreachable("unknown training loss");
 }
@@ -144,9 +149,11 @@ std::optional<TrainingLoss> tuner::pointwiseTerm(TrainingLoss loss) {
   case TrainingLoss::LogError:
   case TrainingLoss::LogRankNet:
   case TrainingLoss::LogListNet:
+  case TrainingLoss::LogLambdaRank:
     return TrainingLoss::LogError;
   case TrainingLoss::RankNet:
   case TrainingLoss::ListNet:
+  case TrainingLoss::LambdaRank:
     return std::nullopt;
   }
   llvm_unreachable("unknown training loss");
@@ -160,6 +167,9 @@ std::optional<TrainingLoss> tuner::rankingTerm(TrainingLoss loss) {
   case TrainingLoss::ListNet:
   case TrainingLoss::LogListNet:
     return TrainingLoss::ListNet;
+  case TrainingLoss::LambdaRank:
+  case TrainingLoss::LogLambdaRank:
+    return TrainingLoss::LambdaRank;
   case TrainingLoss::MAPE:
   case TrainingLoss::LogError:
     return std::nullopt;
@@ -199,7 +209,7 @@ json::Value TrainingSummary::toJSON() const {
   if (rankingTerm(loss)) {
     if (pointwiseTerm(loss))
       summary["rank_weight"] = rankWeight;
-    if (*rankingTerm(loss) == TrainingLoss::RankNet)
+    if (*rankingTerm(loss) != TrainingLoss::ListNet)
       summary["rank_margin"] = rankMargin;
   }
   return summary;

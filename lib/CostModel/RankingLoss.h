@@ -1,8 +1,8 @@
 //===- RankingLoss.h - Ranking losses over each program's schedules -*- C++ -*-//
 //
 // The losses that train the model to order the schedules of one program
-// rather than to predict each speedup: pairwise (RankNet) and listwise
-// (ListNet), alone or added to a pointwise loss (TrainingLoss). They read
+// rather than to predict each speedup: pairwise (RankNet), pairwise
+// weighted toward the top of the order (LambdaRank) and listwise (ListNet), alone or added to a pointwise loss (TrainingLoss). They read
 // the log of the predicted speedup, s = log p = score(schedule) -
 // score(untransformed), so only differences of scores within a program
 // matter.
@@ -25,8 +25,11 @@
 
 #include "llvm/ADT/ArrayRef.h"
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
+#include <numeric>
 #include <vector>
 
 namespace tuner {
@@ -110,6 +113,95 @@ T rankNetLoss(const typename Network<T>::Matrix &predictions,
   return pairs ? T(sum / double(pairs)) : T(0);
 }
 
+/// LambdaRank: RankNet's pairs, each weighted by how much swapping the two
+/// schedules in the model's current order would change the group's NDCG,
+/// so that the pairs that decide the top of the order weigh most. Each
+/// member's gain is its measured speedup as a share of the group's best
+/// (the untransformed schedule, speedup 1, included), the discount of the
+/// schedule the model puts at rank r (0 first) is 1 / log2(r + 2), and a
+/// pair's weight is |gain_i - gain_j| |discount(r_i) - discount(r_j)|
+/// divided by the group's ideal DCG. A group's loss is the weighted mean
+/// of its pairs' cross-entropies (the scale of RankNet's), and the loss the
+/// mean over the groups with a pair that counts (farther apart than
+/// `margin`, as for RankNet). The weights are those of the current order
+/// and are held constant in the gradient, as in LambdaRank: the order, and
+/// so the loss, changes only where two predictions cross. 0, with a zero
+/// gradient, when no pair counts.
+template <typename T>
+T lambdaRankLoss(const typename Network<T>::Matrix &predictions,
+                 const typename Network<T>::Matrix &targets,
+                 llvm::ArrayRef<unsigned> groups, double margin,
+                 typename Network<T>::Matrix *grad) {
+  Eigen::Index n = predictions.cols();
+  std::vector<double> dS(n, 0.0);
+  double threshold = std::log1p(margin);
+  double sum = 0;
+  size_t counted = 0;
+  for (auto &[group, members] : membersByGroup(groups)) {
+    // Position m is the untransformed schedule: s = 0, speedup 1.
+    size_t m = members.size();
+    std::vector<double> s(m + 1, 0.0), y(m + 1, 1.0);
+    for (size_t a = 0; a < m; ++a) {
+      s[a] = std::log(double(predictions(0, members[a])));
+      y[a] = double(targets(0, members[a]));
+    }
+    double best = *std::max_element(y.begin(), y.end());
+    std::vector<double> gain(m + 1);
+    for (size_t a = 0; a <= m; ++a)
+      gain[a] = y[a] / best;
+    auto discount = [](size_t rank) { return 1 / std::log2(double(rank) + 2); };
+    // The model's order (ties by position) and the ideal one.
+    std::vector<size_t> order(m + 1);
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return s[a] > s[b] || (s[a] == s[b] && a < b);
+    });
+    std::vector<size_t> rank(m + 1);
+    for (size_t r = 0; r <= m; ++r)
+      rank[order[r]] = r;
+    std::vector<double> ideal = gain;
+    std::sort(ideal.begin(), ideal.end(), std::greater<double>());
+    double idealDCG = 0;
+    for (size_t r = 0; r <= m; ++r)
+      idealDCG += ideal[r] * discount(r);
+    double weighted = 0, weights = 0;
+    std::vector<double> dGroup(m + 1, 0.0);
+    for (size_t a = 0; a <= m; ++a)
+      for (size_t b = a + 1; b <= m; ++b) {
+        double measured = std::log(y[a]) - std::log(y[b]);
+        if (std::fabs(measured) <= threshold)
+          continue;
+        size_t i = a, j = b;
+        if (measured < 0)
+          std::swap(i, j); // i: the faster one.
+        double w = std::fabs(gain[i] - gain[j]) *
+                   std::fabs(discount(rank[i]) - discount(rank[j])) / idealDCG;
+        if (!(w > 0))
+          continue;
+        double d = s[i] - s[j];
+        weighted += w * softplus(-d);
+        weights += w;
+        double g = -w * logistic(-d);
+        dGroup[i] += g;
+        dGroup[j] -= g;
+      }
+    if (!(weights > 0))
+      continue;
+    sum += weighted / weights;
+    ++counted;
+    for (size_t a = 0; a < m; ++a)
+      dS[members[a]] += dGroup[a] / weights;
+  }
+  if (grad) {
+    grad->setZero(1, n);
+    if (counted)
+      for (Eigen::Index i = 0; i < n; ++i)
+        (*grad)(0, i) =
+            T(dS[i] / double(counted) / double(predictions(0, i)));
+  }
+  return counted ? T(sum / double(counted)) : T(0);
+}
+
 /// ListNet (top-one probabilities): the mean over groups of the
 /// Kullback-Leibler divergence from the measured distribution, softmax of
 /// the log measured speedups (each schedule's share of the group's summed
@@ -164,7 +256,8 @@ T listNetLoss(const typename Network<T>::Matrix &predictions,
 
 /// The loss `kind` of a step's predictions: its pointwise term (MAPE or
 /// log error, the mean over the schedules) plus `rankWeight` times its
-/// ranking term (RankNet with `margin`, or ListNet, over `groups`), or one
+/// ranking term (RankNet or LambdaRank with `margin`, or ListNet, over
+/// `groups`), or one
 /// of them alone. With `grad`, also its gradient with respect to the
 /// predictions.
 template <typename T>
@@ -187,11 +280,12 @@ T combinedLoss(TrainingLoss kind, double rankWeight, double margin,
   if (std::optional<TrainingLoss> ranking = rankingTerm(kind)) {
     // Alone, the ranking term has weight 1.
     T weight = T(pointwiseTerm(kind) ? rankWeight : 1.0);
+    Matrix *g = grad ? &termGrad : nullptr;
     T term = *ranking == TrainingLoss::RankNet
-                 ? rankNetLoss<T>(predictions, targets, groups, margin,
-                                  grad ? &termGrad : nullptr)
-                 : listNetLoss<T>(predictions, targets, groups,
-                                  grad ? &termGrad : nullptr);
+                 ? rankNetLoss<T>(predictions, targets, groups, margin, g)
+             : *ranking == TrainingLoss::LambdaRank
+                 ? lambdaRankLoss<T>(predictions, targets, groups, margin, g)
+                 : listNetLoss<T>(predictions, targets, groups, g);
     loss += weight * term;
     if (grad)
       *grad += weight * termGrad;

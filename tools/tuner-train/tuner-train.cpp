@@ -4,7 +4,8 @@
 //               [--embedding E] [--merge-hidden ...] [--regression-hidden ...]
 //               [--dropout P] [--batch B] [--lr R] [--weight-decay W]
 //               [--patience P] [--target SPEC]
-//               [--loss mape|log|ranknet|listnet|log+ranknet|log+listnet]
+//               [--loss mape|log|ranknet|lambdarank|listnet|log+ranknet|
+//                       log+lambdarank|log+listnet]
 //               [--rank-weight W] [--rank-margin M]
 //       trains a model on the inputs, printing each epoch's training and
 //       validation MAPE, and writes the model file. An input that is a
@@ -162,20 +163,22 @@ static cl::opt<std::string> lossOption(
     cl::desc("What training minimizes: 'mape' (the paper's mean absolute "
              "percentage error), 'log' (mean absolute log error), "
              "'ranknet' (pairwise ranking of each program's schedules), "
-             "'listnet' (listwise ranking), or 'log+ranknet' / "
-             "'log+listnet' (the log error plus --rank-weight times the "
-             "ranking loss)"),
+             "'lambdarank' (RankNet's pairs weighted toward the top of "
+             "the order), 'listnet' (listwise ranking), or 'log+ranknet' / "
+             "'log+lambdarank' / 'log+listnet' (the log error plus "
+             "--rank-weight times the ranking loss)"),
     cl::init(std::string(trainingLossName(kDefaults.loss))),
     cl::cat(toolCategory));
 static cl::opt<double> rankWeightOption(
     "rank-weight",
     cl::desc("Weight of the ranking loss beside the log error in "
-             "'log+ranknet' and 'log+listnet'"),
+             "'log+ranknet', 'log+lambdarank' and 'log+listnet'"),
     cl::init(kDefaults.rankWeight), cl::cat(toolCategory));
 static cl::opt<double> rankMarginOption(
     "rank-margin",
-    cl::desc("RankNet leaves out pairs of schedules whose measured speedups "
-             "differ by a factor of at most 1 + this (the labels' noise)"),
+    cl::desc("RankNet and LambdaRank leave out pairs of schedules whose "
+             "measured speedups differ by a factor of at most 1 + this (the "
+             "labels' noise)"),
     cl::init(kDefaults.rankMargin), cl::cat(toolCategory));
 static cl::opt<unsigned> patienceOption(
     "patience",
@@ -455,15 +458,16 @@ static Error train() {
   options.rankMargin = rankMarginOption;
   if (rankWeightOption.getNumOccurrences() && !pointwiseTerm(*loss))
     return error("--rank-weight weighs the ranking loss beside the log "
-                 "error: use it with --loss log+ranknet or log+listnet");
+                 "error: use it with --loss log+ranknet, log+lambdarank or "
+                 "log+listnet");
   if (rankWeightOption.getNumOccurrences() && !rankingTerm(*loss))
     return error("--rank-weight is for a loss with a ranking term "
-                 "(log+ranknet, log+listnet), not '" +
+                 "(log+ranknet, log+lambdarank, log+listnet), not '" +
                  lossOption + "'");
   if (rankMarginOption.getNumOccurrences() &&
-      rankingTerm(*loss) != TrainingLoss::RankNet)
-    return error("--rank-margin is for RankNet (--loss ranknet or "
-                 "log+ranknet), not '" +
+      (!rankingTerm(*loss) || *rankingTerm(*loss) == TrainingLoss::ListNet))
+    return error("--rank-margin is for the pairwise losses (ranknet, "
+                 "lambdarank, log+ranknet, log+lambdarank), not '" +
                  lossOption + "'");
   if (!hiddenOption.empty())
     options.shape.computationLayers.assign(hiddenOption.begin(),

@@ -75,15 +75,23 @@ enum class TrainingLoss {
   LogRankNet,
   /// LogError plus a weight times ListNet.
   LogListNet,
+  /// RankNet's pairs weighted by the change of NDCG a swap of the two would
+  /// make in the model's current order (LambdaRank): the pairs that decide
+  /// which schedules come first weigh most (see RankingLoss.h).
+  LambdaRank,
+  /// LogError plus a weight times LambdaRank.
+  LogLambdaRank,
 };
-/// "mape", "log", "ranknet", "listnet", "log+ranknet" or "log+listnet".
+/// "mape", "log", "ranknet", "listnet", "log+ranknet", "log+listnet",
+/// "lambdarank" or "log+lambdarank".
 llvm::StringRef trainingLossName(TrainingLoss loss);
 std::optional<TrainingLoss> parseTrainingLoss(llvm::StringRef name);
 /// The names parseTrainingLoss reads, for messages: "'mape', 'log', ...".
 std::string trainingLossNames();
 /// The pointwise term of `loss` (MAPE or LogError), if it has one.
 std::optional<TrainingLoss> pointwiseTerm(TrainingLoss loss);
-/// The ranking term of `loss` (RankNet or ListNet), if it has one.
+/// The ranking term of `loss` (RankNet, ListNet or LambdaRank), if it has
+/// one.
 std::optional<TrainingLoss> rankingTerm(TrainingLoss loss);
 
 /// How one network of a model was trained.
@@ -102,7 +110,8 @@ struct TrainingSummary {
   /// The seed of the split (and of the first member).
   uint64_t seed = 0;
   TrainingLoss loss = TrainingLoss::MAPE;
-  /// The ranking term's weight beside the log error and RankNet's margin
+  /// The ranking term's weight beside the log error and the pairwise terms'
+  /// margin (RankNet, LambdaRank)
   /// (written only for losses with a ranking term).
   double rankWeight = 1, rankMargin = 0.08;
   unsigned maxEpochs = 0;

@@ -28,9 +28,10 @@ struct TrainingOptions {
   uint64_t seed = 1;
   TrainingLoss loss = TrainingLoss::MAPE;
   /// The ranking term's weight in a combined loss (log+ranknet,
-  /// log+listnet): loss = log error + rankWeight * ranking loss.
+  /// log+lambdarank, log+listnet): loss = log error + rankWeight * ranking
+  /// loss.
   double rankWeight = 1.0;
-  /// RankNet leaves out the pairs of schedules whose measured speedups
+  /// RankNet and LambdaRank leave out the pairs of schedules whose measured speedups
   /// differ by a factor of at most 1 + rankMargin: the labels' noise (two
   /// measurements of one schedule differ by 8 % on average).
   double rankMargin = 0.08;
