@@ -17,7 +17,8 @@
 #     what the search lives on; no kernel's records are trained on).
 # Tables by ../../2026-11-29-session17/neighbours/table.py.
 #
-# About 8 minutes on 2 cores (12 trainings; measures nothing).
+# About 8 minutes on 2 cores (12 trainings; measures nothing). Run on the
+# 2-core Zen 5 VM, 2026-11-30 06:24-06:38 UTC, by main at 4aa137a.
 # Usage: run.sh [WORK]
 set -euo pipefail
 cd "$(dirname "$0")/../../../.."
