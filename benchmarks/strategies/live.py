@@ -30,6 +30,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 os.pardir))
 from machine import machine_line  # noqa: E402
+from retime import function_name as retime_function_name  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -83,11 +84,11 @@ def tune(tuner_opt, kernel_path, run, seed, work):
 
 
 def function_name(path):
-    for line in open(path):
-        line = line.strip()
-        if line.startswith("func.func @"):
-            return line.split("@", 1)[1].split("(", 1)[0]
-    sys.exit(f"live.py: no func.func in {path}")
+    """The kernel's function, as retime.py reads it."""
+    try:
+        return retime_function_name(path)
+    except RuntimeError:
+        sys.exit(f"live.py: no func.func in {path}")
 
 
 def retime(tuner_measure, kernel_path, runs, results, rounds):
