@@ -1231,10 +1231,15 @@ Measurer::runRound(llvm::ArrayRef<const Compiled *> batch,
   // One harness process for the pending candidates; a candidate that
   // crashes or hangs ends it, and the ones after it run in a fresh one.
   bool withBaseline = pairWith && pairedTimings;
-  while (!pending.empty()) {
+  // The round's later processes are named apart from its first (a process
+  // run again without a baseline that ended it starts with the same
+  // candidate), so that --keep-files keeps every process's files.
+  for (unsigned process = 0; !pending.empty(); ++process) {
     std::string stem = batch[pending.front()]->stem;
     if (round > 0)
       stem += ".r" + std::to_string(round);
+    if (process > 0)
+      stem += ".p" + std::to_string(process);
     std::string listPath = pathFor(stem + ".batch"),
                 stdoutPath = pathFor(stem + ".stdout"),
                 stderrPath = pathFor(stem + ".stderr");

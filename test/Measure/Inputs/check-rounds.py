@@ -5,7 +5,8 @@ Usage: check-rounds.py REPORT.json WORK_DIR ROUNDS paired|unpaired
 
 For the baseline and every candidate, reads the reports the harness wrote
 (the `*.stdout` files of the kept work directory: one harness process per
-round, `STEM.stdout` then `STEM.rN.stdout`) and checks that it was timed in
+round, `STEM.stdout` then `STEM.rN.stdout`, and `.pK` for a round's later
+processes after a crash) and checks that it was timed in
 ROUNDS processes of its own (not counting retries for foreign load; the
 baseline's own are those of `baseline.*`) and that the measurement
 tuner-measure reports is the one the protocol keeps: of the timings with a
