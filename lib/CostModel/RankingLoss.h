@@ -2,8 +2,9 @@
 //
 // The losses that train the model to order the schedules of one program
 // rather than to predict each speedup: pairwise (RankNet), pairwise
-// weighted toward the top of the order (LambdaRank) and listwise (ListNet), alone or added to a pointwise loss (TrainingLoss). They read
-// the log of the predicted speedup, s = log p = score(schedule) -
+// weighted toward the top of the order (LambdaRank) and listwise (ListNet),
+// alone or added to a pointwise loss (TrainingLoss). They read the log of
+// the predicted speedup, s = log p = score(schedule) -
 // score(untransformed), so only differences of scores within a program
 // matter.
 //
@@ -257,9 +258,8 @@ T listNetLoss(const typename Network<T>::Matrix &predictions,
 /// The loss `kind` of a step's predictions: its pointwise term (MAPE or
 /// log error, the mean over the schedules) plus `rankWeight` times its
 /// ranking term (RankNet or LambdaRank with `margin`, or ListNet, over
-/// `groups`), or one
-/// of them alone. With `grad`, also its gradient with respect to the
-/// predictions.
+/// `groups`), or one of them alone. With `grad`, also its gradient with
+/// respect to the predictions.
 template <typename T>
 T combinedLoss(TrainingLoss kind, double rankWeight, double margin,
                const typename Network<T>::Matrix &predictions,

@@ -111,8 +111,8 @@ struct TrainingSummary {
   uint64_t seed = 0;
   TrainingLoss loss = TrainingLoss::MAPE;
   /// The ranking term's weight beside the log error and the pairwise terms'
-  /// margin (RankNet, LambdaRank)
-  /// (written only for losses with a ranking term).
+  /// margin (RankNet, LambdaRank), written only for losses with a ranking
+  /// term.
   double rankWeight = 1, rankMargin = 0.08;
   unsigned maxEpochs = 0;
   unsigned batchSize = 0, patience = 0;

@@ -31,9 +31,9 @@ struct TrainingOptions {
   /// log+lambdarank, log+listnet): loss = log error + rankWeight * ranking
   /// loss.
   double rankWeight = 1.0;
-  /// RankNet and LambdaRank leave out the pairs of schedules whose measured speedups
-  /// differ by a factor of at most 1 + rankMargin: the labels' noise (two
-  /// measurements of one schedule differ by 8 % on average).
+  /// RankNet and LambdaRank leave out the pairs of schedules whose measured
+  /// speedups differ by a factor of at most 1 + rankMargin: the labels'
+  /// noise (two measurements of one schedule differ by 8 % on average).
   double rankMargin = 0.08;
   /// Length of the one-cycle schedule; training may stop earlier.
   unsigned epochs = 200;
