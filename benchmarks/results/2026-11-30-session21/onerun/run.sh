@@ -11,6 +11,10 @@
 # seeded, so a round differs from another by the measurements only).
 # Writes suite-$ROUND.md and heldout-$ROUND.md beside this script and the
 # round's databases into $WORK/$ROUND.
+# Run 2026-11-30 on the quiet 2-core Zen 5 VM by main at 15bc596 (code as
+# at 772037b): ROUND=r1 ... r5, 07:23-07:49 UTC, one after the other; then
+#   ./table.py r1 r2 r3 r4 r5 > table.md
+# The rounds' MCTS databases, summaries and retimings: searches.tar.xz.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../../.." && pwd)
