@@ -127,8 +127,8 @@ TEST(RankingLossTest, LambdaRankValue) {
   // mean of its cross-entropies, whatever the weights.
   EXPECT_NEAR(lambdaRankLoss<double>(p, y, {0, 1}, 0.08, nullptr),
               (std::log1p(1 / 1.5) + std::log1p(3.0)) / 2, 1e-12);
-  // Pairs within the margin do not count: 2 against 1.9 and the
-  // untransformed one against 1.05 with a margin of 0.1 leave one pair.
+  // Pairs within the margin do not count: measured 1.05, 1 (untransformed)
+  // and 0.96 are each less than a factor 1.1 apart, so no pair counts.
   MatrixD close = row({2, 1.9}), yClose = row({1.05, 1.0 / 1.04});
   EXPECT_EQ(lambdaRankLoss<double>(close, yClose, {0, 0}, 0.1, nullptr), 0);
   MatrixD grad;
@@ -137,9 +137,10 @@ TEST(RankingLossTest, LambdaRankValue) {
 }
 
 TEST(RankingLossTest, LambdaRankWeighsTheTop) {
-  // Two programs each with one swapped pair of equal measured gap (4 and 2),
-  // one at the top of the order and one at its bottom (below 1): the top
-  // one's swap costs more NDCG, so it weighs more in a program with both.
+  // One program (and its untransformed schedule): the same swap of two
+  // schedules a factor of 2 apart, either at the top of the model's order
+  // (4 and 2) or at its bottom (0.25 and 0.125, below the untransformed 1).
+  // The swap at the top costs more NDCG, and so more loss.
   MatrixD y = row({4, 2, 0.25, 0.125});
   MatrixD topSwapped = row({2, 4, 0.25, 0.125});
   MatrixD bottomSwapped = row({4, 2, 0.125, 0.25});
