@@ -73,10 +73,9 @@ def database_path(work, name, label):
 
 def tune(tuner, kernel, label, strategy, top_k, more, args, work):
     name = kernel.stem
-    stem = label.replace("+", "-")
     db = database_path(work, name, label)
-    summary = work / f"{name}-{stem}.json"
-    done = work / f"{name}-{stem}.done.json"
+    summary = db.with_suffix(".json")
+    done = db.with_suffix(".done.json")
     if args.resume and done.exists():
         # A finished search of an earlier, interrupted comparison with the
         # same options (the file records them; others are searched again).

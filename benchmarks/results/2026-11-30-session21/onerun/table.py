@@ -29,6 +29,10 @@ def number(text):
     return float(text.rstrip("%x"))
 
 
+def mean(xs):
+    return sum(xs) / len(xs)
+
+
 def main():
     rounds = sys.argv[1:]
     if not rounds:
@@ -48,13 +52,11 @@ def main():
             means["recorded"].append(recorded)
             means["retimed"].append(retimed)
             means["ratio"].append(ratio)
-            mean = lambda xs: sum(xs) / len(xs)
             print(f"| {label} | {k} | {mean(recorded):.1f} % ("
                   + ", ".join(f"{x:.1f}" for x in recorded) + f") | {mean(retimed):.1f} % ("
                   + ", ".join(f"{x:.1f}" for x in retimed) + f") | {mean(ratio):.1f}x |")
         per_round = lambda key: [sum(col) / len(col) for col in zip(*means[key])]
         rec, ret, rat = per_round("recorded"), per_round("retimed"), per_round("ratio")
-        mean = lambda xs: sum(xs) / len(xs)
         print(f"| **{label}** | **mean of {len(kernels)}** | {mean(rec):.1f} % ("
               + ", ".join(f"{x:.1f}" for x in rec) + f") | **{mean(ret):.1f} %** ("
               + ", ".join(f"{x:.1f}" for x in ret) + f") | {mean(rat):.1f}x |")
