@@ -177,6 +177,11 @@ std::optional<TrainingLoss> tuner::rankingTerm(TrainingLoss loss) {
   llvm_unreachable("unknown training loss");
 }
 
+bool tuner::hasRankMargin(TrainingLoss loss) {
+  std::optional<TrainingLoss> ranking = rankingTerm(loss);
+  return ranking && *ranking != TrainingLoss::ListNet;
+}
+
 json::Value TrainingSummary::toJSON() const {
   json::Array memberArray;
   for (const MemberSummary &member : members) {
@@ -209,7 +214,7 @@ json::Value TrainingSummary::toJSON() const {
   if (rankingTerm(loss)) {
     if (pointwiseTerm(loss))
       summary["rank_weight"] = rankWeight;
-    if (*rankingTerm(loss) != TrainingLoss::ListNet)
+    if (hasRankMargin(loss))
       summary["rank_margin"] = rankMargin;
   }
   return summary;

@@ -464,8 +464,7 @@ static Error train() {
     return error("--rank-weight is for a loss with a ranking term "
                  "(log+ranknet, log+lambdarank, log+listnet), not '" +
                  lossOption + "'");
-  if (rankMarginOption.getNumOccurrences() &&
-      (!rankingTerm(*loss) || *rankingTerm(*loss) == TrainingLoss::ListNet))
+  if (rankMarginOption.getNumOccurrences() && !hasRankMargin(*loss))
     return error("--rank-margin is for the pairwise losses (ranknet, "
                  "lambdarank, log+ranknet, log+lambdarank), not '" +
                  lossOption + "'");

@@ -93,6 +93,9 @@ std::optional<TrainingLoss> pointwiseTerm(TrainingLoss loss);
 /// The ranking term of `loss` (RankNet, ListNet or LambdaRank), if it has
 /// one.
 std::optional<TrainingLoss> rankingTerm(TrainingLoss loss);
+/// Whether `loss` has a pairwise ranking term (RankNet, LambdaRank), the
+/// terms that leave out pairs within the rank margin.
+bool hasRankMargin(TrainingLoss loss);
 
 /// How one network of a model was trained.
 struct MemberSummary {

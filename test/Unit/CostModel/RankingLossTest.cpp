@@ -241,6 +241,10 @@ TEST(RankingLossTest, LossNames) {
   EXPECT_FALSE(parseTrainingLoss("lambdamart"));
   EXPECT_EQ(pointwiseTerm(TrainingLoss::LogLambdaRank), TrainingLoss::LogError);
   EXPECT_EQ(rankingTerm(TrainingLoss::LambdaRank), TrainingLoss::LambdaRank);
+  EXPECT_TRUE(hasRankMargin(TrainingLoss::LogRankNet));
+  EXPECT_TRUE(hasRankMargin(TrainingLoss::LambdaRank));
+  EXPECT_FALSE(hasRankMargin(TrainingLoss::LogListNet));
+  EXPECT_FALSE(hasRankMargin(TrainingLoss::LogError));
   EXPECT_EQ(pointwiseTerm(TrainingLoss::RankNet), std::nullopt);
   EXPECT_EQ(pointwiseTerm(TrainingLoss::LogListNet), TrainingLoss::LogError);
   EXPECT_EQ(rankingTerm(TrainingLoss::LogError), std::nullopt);
