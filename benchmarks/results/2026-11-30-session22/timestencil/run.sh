@@ -28,7 +28,11 @@
 # reversed in the second.
 # Part 3 (measures): the same with ts-s2 and ts-s3, one round each: does
 # what ts-s1 does hold for the other training seeds?
-# Usage: run.sh [WORK]; PART=1, 2 or 3 runs one part.
+# Part 4 (measures): ts-all, one model file whose ensemble holds the twelve
+# networks of ts-s1, ts-s2 and ts-s3 (merge.py: its prediction averages
+# over the training seeds, at three times the scoring cost), ranked as in
+# part 1 and searched as in part 2 (two rounds).
+# Usage: run.sh [WORK]; PART=1, 2, 3 or 4 runs one part.
 set -euo pipefail
 cd "$(dirname "$0")/../../../.."
 out=benchmarks/results/2026-11-30-session22/timestencil
@@ -155,4 +159,33 @@ if [ "$part" = all ] || [ "$part" = 3 ]; then
   echo "done $(date -u +%H:%M:%S)"
   /usr/bin/python3 "$out/search_table.py" ts-s2,ts-s3 r1 > "$out/search-seeds.md"
   tar -cJf "$out/searches-seeds.tar.xz" -C "$work" --exclude='*-BSE.*' search-ts-s{2,3}-r1
+fi
+
+if [ "$part" = all ] || [ "$part" = 4 ]; then
+  [ -f "$work/ts-all.json" ] ||
+    /usr/bin/python3 "$out/merge.py" "$work/ts-all.json" "$work"/ts-s{1,2,3}.json
+  for set in s2029 s2029ts; do
+    [ -f "$work/eval/ts-all-on-$set.json" ] ||
+      $bin/tuner-train --evaluate --all --model "$work/ts-all.json" "$work/$set/dataset" \
+          --json "$work/eval/ts-all-on-$set.json" > "$work/eval/ts-all-on-$set.txt" 2>&1
+  done
+  for k in $kernels; do
+    [ -f "$work/eval/ts-all-on-$k.json" ] ||
+      $bin/tuner-train --evaluate --all --model "$work/ts-all.json" "$(db "$k")" \
+          --json "$work/eval/ts-all-on-$k.json" > "$work/eval/ts-all-on-$k.txt" 2>&1
+  done
+  merged=shipped,ts-s1,ts-s2,ts-s3,ts-all
+  {
+    /usr/bin/python3 "$table" --random "$work" "$merged" s2029
+    echo
+    /usr/bin/python3 "$table" --random "$work" "$merged" s2029ts
+    echo
+    # shellcheck disable=SC2086
+    /usr/bin/python3 "$table" "$work" "$merged" $kernels
+  } > "$out/merged.md"
+  searches r1 ts-all
+  searches r2 ts-all
+  echo "done $(date -u +%H:%M:%S)"
+  /usr/bin/python3 "$out/search_table.py" ts-all r1 r2 > "$out/search-merged.md"
+  tar -cJf "$out/searches-merged.tar.xz" -C "$work" --exclude='*-BSE.*' search-ts-all-r{1,2}
 fi
