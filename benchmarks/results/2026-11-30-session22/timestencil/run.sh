@@ -183,6 +183,7 @@ if [ "$part" = all ] || [ "$part" = 4 ]; then
     # shellcheck disable=SC2086
     /usr/bin/python3 "$table" "$work" "$merged" $kernels
   } > "$out/merged.md"
+  tar -cJf "$out/evaluations-merged.tar.xz" -C "$work" eval/ts-all-on-*
   searches r1 ts-all
   searches r2 ts-all
   echo "done $(date -u +%H:%M:%S)"
