@@ -88,6 +88,19 @@ db() { # db KERNEL: its BSE records
   else echo "$work/searches/heldout/$1-BSE.db"; fi
 }
 path() { [ "$1" = shipped ] && echo models/cpu-default.model.json || echo "$work/$1.json"; }
+evaluate() { # evaluate MODEL: its rankings of seed 2029, its time stencils and the kernels' records
+  local m=$1 set k
+  for set in s2029 s2029ts; do
+    [ -f "$work/eval/$m-on-$set.json" ] ||
+      $bin/tuner-train --evaluate --all --model "$(path "$m")" "$work/$set/dataset" \
+          --json "$work/eval/$m-on-$set.json" > "$work/eval/$m-on-$set.txt" 2>&1
+  done
+  for k in $kernels; do
+    [ -f "$work/eval/$m-on-$k.json" ] ||
+      $bin/tuner-train --evaluate --all --model "$(path "$m")" "$(db "$k")" \
+          --json "$work/eval/$m-on-$k.json" > "$work/eval/$m-on-$k.txt" 2>&1
+  done
+}
 
 if [ "$part" = all ] || [ "$part" = 1 ]; then
   models=shipped
@@ -102,18 +115,7 @@ if [ "$part" = all ] || [ "$part" = 1 ]; then
       models+=",$m"
     done
   done
-  for m in ${models//,/ }; do
-    for set in s2029 s2029ts; do
-      [ -f "$work/eval/$m-on-$set.json" ] ||
-        $bin/tuner-train --evaluate --all --model "$(path "$m")" "$work/$set/dataset" \
-            --json "$work/eval/$m-on-$set.json" > "$work/eval/$m-on-$set.txt" 2>&1
-    done
-    for k in $kernels; do
-      [ -f "$work/eval/$m-on-$k.json" ] ||
-        $bin/tuner-train --evaluate --all --model "$(path "$m")" "$(db "$k")" \
-            --json "$work/eval/$m-on-$k.json" > "$work/eval/$m-on-$k.txt" 2>&1
-    done
-  done
+  for m in ${models//,/ }; do evaluate "$m"; done
   /usr/bin/python3 "$table" --random "$work" "$models" s2029 > "$out/heldout-s2029.md"
   /usr/bin/python3 "$table" --random "$work" "$models" s2029ts > "$out/heldout-s2029-timestencil.md"
   # shellcheck disable=SC2086
@@ -164,16 +166,7 @@ fi
 if [ "$part" = all ] || [ "$part" = 4 ]; then
   [ -f "$work/ts-all.json" ] ||
     /usr/bin/python3 "$out/merge.py" "$work/ts-all.json" "$work"/ts-s{1,2,3}.json
-  for set in s2029 s2029ts; do
-    [ -f "$work/eval/ts-all-on-$set.json" ] ||
-      $bin/tuner-train --evaluate --all --model "$work/ts-all.json" "$work/$set/dataset" \
-          --json "$work/eval/ts-all-on-$set.json" > "$work/eval/ts-all-on-$set.txt" 2>&1
-  done
-  for k in $kernels; do
-    [ -f "$work/eval/ts-all-on-$k.json" ] ||
-      $bin/tuner-train --evaluate --all --model "$work/ts-all.json" "$(db "$k")" \
-          --json "$work/eval/ts-all-on-$k.json" > "$work/eval/ts-all-on-$k.txt" 2>&1
-  done
+  evaluate ts-all
   merged=shipped,ts-s1,ts-s2,ts-s3,ts-all
   {
     /usr/bin/python3 "$table" --random "$work" "$merged" s2029
@@ -183,7 +176,7 @@ if [ "$part" = all ] || [ "$part" = 4 ]; then
     # shellcheck disable=SC2086
     /usr/bin/python3 "$table" "$work" "$merged" $kernels
   } > "$out/merged.md"
-  tar -cJf "$out/evaluations-merged.tar.xz" -C "$work" eval/ts-all-on-*
+  (cd "$work" && tar -cJf - eval/ts-all-on-*) > "$out/evaluations-merged.tar.xz"
   searches r1 ts-all
   searches r2 ts-all
   echo "done $(date -u +%H:%M:%S)"

@@ -11,26 +11,9 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def rows(path):
-    """kernel -> {column: text} of a compare_search.py table."""
-    lines = [l for l in open(path) if l.startswith("|")]
-    header = [c.strip() for c in lines[0].strip().strip("|").split("|")]
-    out = {}
-    for line in lines[2:]:
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if not cells[0].startswith("**"):
-            out[cells[0]] = dict(zip(header, cells))
-    return out
-
-
-def number(text):
-    return float(text.rstrip("%x"))
-
-
-def mean(xs):
-    return sum(xs) / len(xs)
+# compare_search.py's tables read as session 21's one-run table does
+sys.path.insert(0, os.path.join(HERE, "..", "..", "2026-11-30-session21", "onerun"))
+from table import mean, number, rows  # noqa: E402
 
 
 def cell(xs, unit=" %"):
