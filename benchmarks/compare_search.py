@@ -31,7 +31,9 @@ took 8.
 
 `--resume` takes each search that an earlier, interrupted run with the same
 options finished in `--work-dir` from there (searches by execution take
-hours on a whole suite).
+hours on a whole suite), and continues a search that was cut short from its
+database: only what it had not measured is measured, and its time is that
+of all its runs.
 """
 
 import argparse
@@ -39,6 +41,7 @@ import datetime
 import json
 import os
 import shlex
+import sqlite3
 import subprocess
 import sys
 import time
@@ -76,16 +79,32 @@ def tune(tuner, kernel, label, strategy, top_k, more, args, work):
     db = database_path(work, name, label)
     summary = db.with_suffix(".json")
     done = db.with_suffix(".done.json")
+    progress = db.with_suffix(".progress.json")
+    options_now = comparison_options(args, label, top_k)
     if args.resume and done.exists():
         # A finished search of an earlier, interrupted comparison with the
         # same options (the file records them; others are searched again).
         record = json.loads(done.read_text())
-        if record.get("options") == comparison_options(args, label, top_k):
+        if record.get("options") == options_now:
             print(f"  taken from {done}", file=sys.stderr, flush=True)
             return record["result"]
-    for path in (db, Path(f"{db}-wal"), Path(f"{db}-shm"), summary, done):
-        if path.exists():
-            path.unlink()
+    earlier = continued_search(db, progress, options_now) \
+        if args.resume and not done.exists() else None
+    if earlier is None:
+        for path in (db, Path(f"{db}-wal"), Path(f"{db}-shm"), summary, done,
+                     progress):
+            if path.exists():
+                path.unlink()
+        earlier = {"seconds": 0.0, "runs": 0, "measurements": 0}
+    else:
+        print(f"  continued from {db}: {earlier['measurements']} "
+              f"measurements, {earlier['seconds']:.1f} s in "
+              f"{earlier['runs']} earlier run(s)", file=sys.stderr, flush=True)
+    # Written before the search starts: a run cut short leaves it, and its
+    # database, for --resume to continue from.
+    progress.write_text(json.dumps({
+        "options": options_now, "started": time.time(),
+        "seconds": earlier["seconds"], "runs": earlier["runs"]}) + "\n")
     budget = args.bse_budget if strategy == "beam-exec" else top_k
     options = [f"strategy={strategy}", f"budget={budget}", f"seed={args.seed}",
                f"beam-width={args.beam_width}", f"top-k={top_k}",
@@ -106,17 +125,58 @@ def tune(tuner, kernel, label, strategy, top_k, more, args, work):
     data = json.loads(summary.read_text())
     best = data.get("best")
     outcome = {
-        "seconds": data["search_seconds"],
+        # An interrupted search continued: its earlier runs' time too.
+        "seconds": data["search_seconds"] + earlier["seconds"],
         "wall": wall,
         "speedup": best["speedup"] if best else 1.0,
-        "measured": data["measured"],
+        # The pass counts what it measured, not what it took from the
+        # database: a continued search's earlier measurements too.
+        "measured": data["measured"] + earlier["measurements"],
         "predicted": data.get("model_predictions"),
         "warnings": [l for l in result.stderr.splitlines() if "warning:" in l],
     }
+    if earlier["runs"]:
+        outcome["runs"] = earlier["runs"] + 1
     done.write_text(json.dumps({
-        "options": comparison_options(args, label, top_k),
-        "result": outcome}) + "\n")
+        "options": options_now, "result": outcome}) + "\n")
+    progress.unlink()
     return outcome
+
+
+def continued_search(db, progress, options):
+    """What the earlier, unfinished runs of this search took, when they were
+    made with these options and left a database to continue from; None when
+    there is nothing to continue.
+
+    The tuning pass takes every config its database holds from there (the
+    same seed proposes the same candidates), so rerunning the search
+    measures only what is missing. The run that was cut short counts from
+    its start to its last recorded measurement: what it measured after that
+    is measured again."""
+    if not progress.exists() or not db.exists():
+        return None
+    try:
+        record = json.loads(progress.read_text())
+        started, seconds = float(record["started"]), float(record["seconds"])
+        runs = int(record["runs"])
+    except (ValueError, KeyError, TypeError) as e:
+        raise RuntimeError(f"{progress}: not a progress record of this "
+                           f"script ({e}): remove it to search again")
+    if record.get("options") != options:
+        return None
+    try:
+        connection = sqlite3.connect(db)
+        try:
+            count, last = connection.execute(
+                "SELECT count(*), max(timestamp) FROM measurements").fetchone()
+        finally:
+            connection.close()
+    except sqlite3.Error as e:
+        raise RuntimeError(f"{db}: cannot read its measurements ({e}): "
+                           "remove it and its .progress.json to search again")
+    if last is not None:
+        seconds += max(0.0, last - started)
+    return {"seconds": seconds, "runs": runs + 1, "measurements": count}
 
 
 def comparison_options(args, label, top_k):
@@ -147,7 +207,8 @@ def main():
                              + ")")
     parser.add_argument("--resume", action="store_true",
                         help="take the searches an earlier run with the same "
-                             "options finished in --work-dir from there")
+                             "options finished in --work-dir from there, and "
+                             "continue those it left unfinished")
     parser.add_argument("--retime", action="store_true",
                         help="time every search's best schedule again, a "
                              "kernel's side by side in one run, and report "
