@@ -35,6 +35,10 @@ C=(python3 benchmarks/compare_search.py --tuner-opt $bin/tuner-opt --beam-width 
    --bse-budget 5000 --top-k 8 --strategies MCTS --resume --retime
    --kernel-dir benchmarks/heldout/kernels --kernels matmul_tn)
 pack() { # the BSE's database and progress (or result), whatever state it is in
+  # (a killed run leaves its last measurements in the write-ahead log: folded
+  # into the database first, so that the archive holds one file)
+  python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("PRAGMA wal_checkpoint(TRUNCATE)"); c.close()' \
+      "$work/bse/matmul_tn-BSE.db"
   tar -cJf "$out/bse.tar.xz" -C "$work" --exclude='*-MCTS*' --exclude=retimed bse
 }
 
