@@ -110,6 +110,8 @@ def tune(tuner, kernel, label, strategy, top_k, more, args, work):
                f"beam-width={args.beam_width}", f"top-k={top_k}",
                f"mcts-iterations={args.mcts_iterations}",
                f"database={db}", f"summary-output={summary}"] + more
+    if args.confirm:
+        options.append(f"confirm={args.confirm}")
     if args.model and label != "BSE":
         options.append(f"model={args.model}")
     extra = extra_options(kernel)
@@ -181,12 +183,16 @@ def continued_search(db, progress, options):
 
 def comparison_options(args, label, top_k):
     """What a search's result depends on, besides the kernel and the build."""
-    return {"label": label, "top_k": top_k, "beam_width": args.beam_width,
-            "mcts_iterations": args.mcts_iterations, "seed": args.seed,
-            "bse_budget": args.bse_budget if label == "BSE" else None,
-            # BSE measures every node and never asks the model: a search
-            # of another model's comparison is as good.
-            "model": None if label == "BSE" else args.model}
+    options = {"label": label, "top_k": top_k, "beam_width": args.beam_width,
+               "mcts_iterations": args.mcts_iterations, "seed": args.seed,
+               "bse_budget": args.bse_budget if label == "BSE" else None,
+               # BSE measures every node and never asks the model: a search
+               # of another model's comparison is as good.
+               "model": None if label == "BSE" else args.model}
+    if args.confirm:
+        # Only when set: searches of a comparison without it still resume.
+        options["confirm"] = args.confirm
+    return options
 
 
 def main():
@@ -205,6 +211,10 @@ def main():
                              "(default: all of " + ", ".join(
                                  label for label, _, _, _ in STRATEGIES[1:])
                              + ")")
+    parser.add_argument("--confirm", type=int, default=0,
+                        help="every search times its best N schedules again "
+                             "and delivers the best of those timings (the "
+                             "autotune pass's confirm=N; default 0)")
     parser.add_argument("--resume", action="store_true",
                         help="take the searches an earlier run with the same "
                              "options finished in --work-dir from there, and "
@@ -229,6 +239,8 @@ def main():
                         default=str(REPO_DIR / "build" / "benchmarks" / "search"),
                         help="folder for the databases and summaries")
     args = parser.parse_args()
+    if args.confirm < 0:
+        sys.exit("error: --confirm must not be negative")
     if args.retime_rounds < 1 or args.retime_runs < 1:
         sys.exit("error: --retime-rounds and --retime-runs must be at least 1")
     known = [label for label, _, _, _ in STRATEGIES]

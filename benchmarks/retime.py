@@ -44,19 +44,29 @@ def function_name(kernel):
 
 
 def recorded_best(tuner_db, database):
-    """(speedup, config) of the best verified record (status ok) in a
-    database of one workload, from `tuner-db export`."""
+    """(speedup, config) of the best verified record in a database of one
+    workload, from `tuner-db export`: as `--tuner-apply-best` chooses, the
+    highest speedup among each config's latest record (a config timed again,
+    e.g. by the pass's confirm=N, counts by its new timing)."""
     listed = subprocess.run([str(tuner_db), "--db", str(database), "export"],
                             capture_output=True, text=True)
     if listed.returncode != 0:
         raise RuntimeError(f"{database}: {listed.stderr.strip()}")
-    best = None
-    for line in listed.stdout.splitlines():
+    latest = {}
+    for order, line in enumerate(listed.stdout.splitlines()):
         record = json.loads(line)
-        if record.get("kind") != "measurement" or record.get("status") != "ok":
+        if record.get("kind") != "measurement":
             continue
+        key = (record.get("target"), record.get("config_hash"))
+        when = (record.get("timestamp", 0), order)
+        if key not in latest or when > latest[key][0]:
+            latest[key] = (when, record)
+    best = None
+    for _, record in latest.values():
         speedup = record.get("speedup")
-        if speedup is not None and (best is None or speedup > best[0]):
+        if record.get("status") != "ok" or speedup is None:
+            continue
+        if best is None or speedup > best[0]:
             config = record["config"]
             if isinstance(config, str):
                 config = json.loads(config)

@@ -980,6 +980,24 @@ Error Database::record(const MeasurementRecord &record) {
   return Error::success();
 }
 
+/// A record that no later record of the same config (workload, target and
+/// config hash) supersedes: what lookup() recalls. A config measured again
+/// (e.g. confirmed after a search) is known by its latest measurement.
+static constexpr const char *kLatestOfItsConfig =
+    "NOT EXISTS (SELECT 1 FROM measurements AS later WHERE "
+    "later.workload_hash = measurements.workload_hash AND "
+    "later.target = measurements.target AND "
+    "later.config_hash = measurements.config_hash AND "
+    "(later.timestamp > measurements.timestamp OR "
+    "(later.timestamp = measurements.timestamp AND "
+    "later.id > measurements.id)))";
+
+/// Ok records best first: by the speedup measured side by side with the
+/// baseline (the pass chooses by it too), then, for records without one (a
+/// user's objective), by the median.
+static constexpr const char *kBestFirst =
+    "speedup IS NULL, speedup DESC, median_seconds, id";
+
 Expected<std::optional<MeasurementRecord>>
 Database::lookup(StringRef workloadHash, StringRef target,
                  uint64_t configHash) {
@@ -1026,7 +1044,10 @@ Database::best(StringRef workloadHash, StringRef target) {
   Expected<Statement> stmt =
       prepareRecordQuery(handle.get(), dbPath, fileSchemaVersion,
                          "WHERE workload_hash = ?1 AND target = ?2 AND "
-                         "status = 'ok' ORDER BY median_seconds, id LIMIT 1");
+                         "status = 'ok' AND " +
+                             std::string(kLatestOfItsConfig) +
+                             " ORDER BY " + std::string(kBestFirst) +
+                             " LIMIT 1");
   if (!stmt)
     return stmt.takeError();
   stmt->bind(1, workloadHash);
@@ -1039,7 +1060,9 @@ Database::okRecordsBestFirst(StringRef workloadHash, StringRef target) {
   Expected<Statement> stmt =
       prepareRecordQuery(handle.get(), dbPath, fileSchemaVersion,
                          "WHERE workload_hash = ?1 AND target = ?2 AND "
-                         "status = 'ok' ORDER BY median_seconds, id");
+                         "status = 'ok' AND " +
+                             std::string(kLatestOfItsConfig) +
+                             " ORDER BY " + std::string(kBestFirst));
   if (!stmt)
     return stmt.takeError();
   stmt->bind(1, workloadHash);

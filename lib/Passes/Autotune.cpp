@@ -329,6 +329,7 @@ void TunerAutotunePass::tune(ModuleOp module, TunableFunction &tunable,
   options.measure.pinCore = pinCore;
   // checkOptions has parsed it.
   options.measure.scalarValues = llvm::cantFail(parseScalarValues(scalars));
+  options.confirm = confirm;
   options.database = database;
   // Records are keyed by the function as it is in the user's module.
   options.workloadOf = func;
@@ -439,6 +440,33 @@ void TunerAutotunePass::tune(ModuleOp module, TunableFunction &tunable,
     remark << " (" << session.describeFailures() << ")";
   if (tunable.specialized)
     remark << "; at shapes=" << tunable.specialized->shapes.front().str();
+  if (const std::optional<Confirmation> &confirmed =
+          session.getConfirmation()) {
+    if (confirmed->error)
+      remark << "; the confirmation failed (" << *confirmed->error
+             << "): the best of the search's own timings is kept";
+    else {
+      remark << "; " << confirmed->entries.size()
+             << " of the best timed again, "
+             << llvm::formatv("{0:F1} s", confirmed->seconds);
+      size_t failedAgain =
+          llvm::count_if(confirmed->entries, [](const Confirmation::Entry &e) {
+            return !e.again.ok();
+          });
+      if (failedAgain)
+        remark << " (" << failedAgain
+               << " failed this time and cannot be chosen)";
+      bool replaced = confirmed->before && result.best &&
+                      confirmed->before->config.hash() !=
+                          result.best->config.hash();
+      if (confirmed->before)
+        remark << (replaced ? ": another schedule is best (the search's "
+                              "best was "
+                            : ": the search's best stays best (it was ")
+               << llvm::formatv("{0:F2}x", confirmed->before->value)
+               << " when first timed)";
+    }
+  }
   remark << llvm::formatv("; {0:F1} s of search; ", result.seconds)
          << (applied ? "the best schedule was applied"
                      : "no candidate beat the untransformed function, which "

@@ -66,6 +66,7 @@ FunctionTuning::create(mlir::ModuleOp module, mlir::func::FuncOp func,
                                        : std::max(1u, host.cores);
   session.recorder = tuning->recorder ? &*tuning->recorder : nullptr;
   session.progress = std::move(options.progress);
+  session.confirm = options.confirm;
   tuning->session = std::make_unique<TuningSession>(
       *tuning->strategy, *tuning->evaluator, std::move(session));
   return std::move(tuning);

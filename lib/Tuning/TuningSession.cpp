@@ -3,8 +3,12 @@
 #include "tuner/Tuning/TuningSession.h"
 #include "tuner/Database/Database.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
 
 using namespace tuner;
 
@@ -115,6 +119,13 @@ void DatabaseRecorder::record(const Observation &observation) {
     noteError(llvm::toString(std::move(error)));
 }
 
+void DatabaseRecorder::recordConfirmation(const Observation &observation) {
+  db::MeasurementRecord record = toRecord(observation);
+  record.strategy = kConfirmStrategy;
+  if (llvm::Error error = database.record(record))
+    noteError(llvm::toString(std::move(error)));
+}
+
 //===----------------------------------------------------------------------===//
 // The session
 //===----------------------------------------------------------------------===//
@@ -172,11 +183,98 @@ const TuningResult &TuningSession::run() {
     evaluate = &recalling.emplace(evaluator, *options.recorder);
   result = runTuningLoop(strategy, *evaluate, options.budget, options.batch,
                          options.progress);
+  confirmation.reset();
+  if (options.confirm > 0 && !result.error && result.best)
+    confirm(evaluator);
   failures.clear();
   for (const Observation &observation : result.history)
     if (!observation.ok())
       ++failures[observation.status];
   return result;
+}
+
+void TuningSession::confirm(Evaluator &inner) {
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point start = Clock::now();
+  Confirmation done;
+  done.before = result.best;
+
+  // Each config's latest outcome (what the database recalls and ranks by):
+  // the search's, then the confirmation's.
+  llvm::DenseMap<uint64_t, Observation> latest;
+  std::vector<uint64_t> order; // First appearance, for stable ties.
+  for (const Observation &observation : result.history) {
+    auto [it, fresh] =
+        latest.try_emplace(observation.config.hash(), observation);
+    if (fresh)
+      order.push_back(it->first);
+    else
+      it->second = observation;
+  }
+  llvm::DenseSet<uint64_t> confirmed;
+  // Configs of `latest` that are ok, best first.
+  auto ranked = [&] {
+    std::vector<const Observation *> list;
+    for (uint64_t hash : order)
+      if (latest[hash].ok())
+        list.push_back(&latest[hash]);
+    llvm::stable_sort(list, [](const Observation *a, const Observation *b) {
+      return a->value > b->value;
+    });
+    return list;
+  };
+  // Evaluates `configs` again (never recalled: the point is a new sample)
+  // and keeps the outcomes; false after a fatal error.
+  auto evaluateAgain = [&](std::vector<const Observation *> firsts) {
+    std::vector<Config> configs;
+    std::vector<Observation> copies;
+    for (const Observation *first : firsts) {
+      configs.push_back(first->config);
+      copies.push_back(*first);
+    }
+    std::vector<Observation> again = inner.evaluate(configs);
+    if (inner.fatalError()) {
+      done.error = *inner.fatalError();
+      return false;
+    }
+    for (auto [first, observation] : llvm::zip(copies, again)) {
+      observation.config = first.config;
+      if (options.recorder)
+        options.recorder->recordConfirmation(observation);
+      uint64_t hash = first.config.hash();
+      confirmed.insert(hash);
+      latest[hash] = observation;
+      done.entries.push_back({std::move(first), std::move(observation)});
+    }
+    return true;
+  };
+
+  // The best `confirm`, in one batch; then, while the best by the latest
+  // outcomes is one not yet confirmed (those confirmed timed slower than
+  // its first timing), that one too, up to `confirm` more.
+  std::vector<const Observation *> top = ranked();
+  top.resize(std::min<size_t>(top.size(), options.confirm));
+  bool ok = evaluateAgain(top);
+  for (unsigned extra = 0; ok && extra < options.confirm; ++extra) {
+    std::vector<const Observation *> now = ranked();
+    if (now.empty() || confirmed.contains(now.front()->config.hash()))
+      break;
+    ok = evaluateAgain({now.front()});
+  }
+  if (!done.error) {
+    // The best by each config's latest outcome, as the database's best():
+    // a config that failed when timed again is not chosen (its outcome
+    // changes from run to run).
+    std::vector<const Observation *> now = ranked();
+    if (now.empty())
+      result.best.reset();
+    else
+      result.best = *now.front();
+  }
+  done.seconds =
+      std::chrono::duration<double>(Clock::now() - start).count();
+  result.seconds += done.seconds;
+  confirmation = std::move(done);
 }
 
 unsigned TuningSession::failureCount() const {
@@ -218,5 +316,29 @@ llvm::json::Object TuningSession::summary(const Space &space) const {
   llvm::json::Object statistics = strategy.statistics();
   if (!statistics.empty())
     summary["strategy_statistics"] = std::move(statistics);
+  if (confirmation) {
+    llvm::json::Array candidates;
+    for (const Confirmation::Entry &entry : confirmation->entries) {
+      llvm::json::Object candidate{
+          {"config", entry.first.config.toJSON(space)},
+          {"first", entry.first.value},
+          {"status", statusName(entry.again.status)}};
+      candidate["again"] = entry.again.ok()
+                               ? llvm::json::Value(entry.again.value)
+                               : llvm::json::Value(nullptr);
+      candidates.push_back(std::move(candidate));
+    }
+    llvm::json::Value before = nullptr;
+    if (confirmation->before)
+      before = llvm::json::Object{
+          {"config", confirmation->before->config.toJSON(space)},
+          {"value", confirmation->before->value}};
+    llvm::json::Object confirmed{{"seconds", confirmation->seconds},
+                                 {"best_before", std::move(before)},
+                                 {"candidates", std::move(candidates)}};
+    if (confirmation->error)
+      confirmed["error"] = *confirmation->error;
+    summary["confirmation"] = std::move(confirmed);
+  }
   return summary;
 }

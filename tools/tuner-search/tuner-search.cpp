@@ -104,6 +104,14 @@ static cl::list<std::string> strategySettingOption(
 static cl::opt<unsigned> budgetOption(
     "budget", cl::desc("Configs to evaluate (0: no limit)"), cl::init(32),
     cl::cat(toolCategory));
+static cl::opt<unsigned> confirmOption(
+    "confirm",
+    cl::desc("After the search, evaluate its best N configs again (one "
+             "batch) and name the best by these evaluations, which "
+             "supersede the first in the database (0: not at all); for "
+             "noisy objectives, where the best of many is also the "
+             "luckiest"),
+    cl::init(0), cl::cat(toolCategory));
 static cl::opt<double> timeBudgetOption(
     "time-budget", cl::desc("Seconds to search (0: no limit)"), cl::init(0),
     cl::cat(toolCategory));
@@ -410,6 +418,7 @@ Error search(const Space &space, const ChainOfTrees &chain) {
     SessionOptions options;
     options.budget = {budgetOption, timeBudgetOption};
     options.recorder = recorder ? &*recorder : nullptr;
+    options.confirm = confirmOption;
     if (interactive && runsOption == 1)
       options.progress = [](const TuningResult &result) {
         llvm::errs() << llvm::formatv(
@@ -449,6 +458,17 @@ Error search(const Space &space, const ChainOfTrees &chain) {
                                  : std::string(),
           result.best ? shortNumber(result.best->objective)
                       : std::string("none"));
+      if (const std::optional<Confirmation> &confirmed =
+              session.getConfirmation())
+        llvm::errs() << "tuner-search: " << confirmed->entries.size()
+                     << " of the best evaluated again"
+                     << (confirmed->error ? " failed: " + *confirmed->error
+                                          : std::string())
+                     << (confirmed->before && !confirmed->error
+                             ? "; best before: " +
+                                   shortNumber(confirmed->before->objective)
+                             : std::string())
+                     << "\n";
       lastSummary = std::move(summary);
     } else {
       runs.push_back(std::move(summary));

@@ -209,11 +209,17 @@ public:
   /// group best first: `ok` by ascending median, then failures, newest first.
   llvm::Expected<std::vector<MeasurementRecord>>
   recordsBestFirst(llvm::StringRef workloadHash);
-  /// The `ok` measurement with the lowest median, if any.
+  /// The `ok` measurement with the highest speedup (measured side by side
+  /// with the baseline, as the autotune pass chooses; without a speedup, a
+  /// user's objective, the lowest median), if any, among each config's
+  /// latest measurement (the one lookup() recalls): a config measured
+  /// again, e.g. confirmed after a search, is judged by the new
+  /// measurement, and one whose latest measurement failed is not taken.
   llvm::Expected<std::optional<MeasurementRecord>>
   best(llvm::StringRef workloadHash, llvm::StringRef target);
-  /// Every `ok` measurement of a workload on a target, best first: by
-  /// ascending median, then in insertion order (best() is the first).
+  /// Every config's latest measurement of a workload on a target that is
+  /// `ok`, best first: by descending speedup, then ascending median, then
+  /// in insertion order (best() is the first).
   llvm::Expected<std::vector<MeasurementRecord>>
   okRecordsBestFirst(llvm::StringRef workloadHash, llvm::StringRef target);
   /// Measurements of a workload on a target, per status.

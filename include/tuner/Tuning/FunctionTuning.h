@@ -51,6 +51,9 @@ struct FunctionTuningOptions {
   /// Schedules the model-guided strategies measure beside their top k
   /// (SearchProblem::seeds; e.g. analyticConfigs of the function).
   std::vector<Config> seeds;
+  /// After the search, measure its best `confirm` schedules again and
+  /// choose by those measurements (SessionOptions::confirm).
+  unsigned confirm = 0;
   /// The machine measured on and recorded as (its fingerprint keys the
   /// database records): this host when unset. A GPU target measures on the
   /// GPU (the Measurer's GPU path), with the host compiling and launching.

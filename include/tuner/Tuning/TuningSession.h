@@ -55,6 +55,12 @@ public:
   virtual std::optional<Observation> recall(const Config &config) = 0;
   /// Keeps the outcome of a config evaluated now.
   virtual void record(const Observation &observation) = 0;
+  /// Keeps the outcome of a config evaluated again after the search, to
+  /// confirm it (SessionOptions::confirm): it supersedes the config's
+  /// earlier outcome. By default kept like any other.
+  virtual void recordConfirmation(const Observation &observation) {
+    record(observation);
+  }
   /// The first error met while recalling or recording (the run goes on
   /// without the recorder's help); empty when none.
   const std::string &getError() const { return error; }
@@ -88,10 +94,17 @@ public:
 
   std::optional<Observation> recall(const Config &config) override;
   void record(const Observation &observation) override;
+  /// Recorded with strategy "confirm" (kConfirmStrategy), after the
+  /// search's own record of the config, which it supersedes (the database
+  /// recalls and applies a config's latest record).
+  void recordConfirmation(const Observation &observation) override;
 
   /// The database record of `observation` (exposed for tests and tools
   /// that write records of their own).
   db::MeasurementRecord toRecord(const Observation &observation) const;
+
+  /// The strategy of the records of a confirmation.
+  static constexpr const char *kConfirmStrategy = "confirm";
 
 private:
   db::Database &database;
@@ -109,6 +122,33 @@ struct SessionOptions {
   Recorder *recorder = nullptr;
   /// Called after every batch.
   std::function<void(const TuningResult &)> progress;
+  /// After the search, evaluate its best `confirm` distinct configs again,
+  /// in one batch, and name the best by each config's latest evaluation
+  /// (0: not at all). While that best is one not evaluated again (those
+  /// that were came out slower than its first evaluation), it is evaluated
+  /// again too, up to `confirm` more. A search that evaluated many
+  /// candidates once each keeps the luckiest draw of the noise as its best
+  /// (the winner's curse); evaluated again, side by side, the top few are
+  /// ranked by an unselected sample. Outside the budget; its time counts in
+  /// the result's seconds.
+  unsigned confirm = 0;
+};
+
+/// What a confirmation did (TuningSession::getConfirmation).
+struct Confirmation {
+  /// The configs evaluated again, in order (the top batch best first by
+  /// their first evaluation, then any evaluated after it): `first` that
+  /// evaluation (from the search or the recorder), `again` the new one.
+  struct Entry {
+    Observation first, again;
+  };
+  std::vector<Entry> entries;
+  /// The best before the confirmation (the search's).
+  std::optional<Observation> before;
+  double seconds = 0;
+  /// The evaluator's fatal error, when it stopped the confirmation (the
+  /// search's best is kept).
+  std::optional<std::string> error;
 };
 
 /// One tuning run: strategy, evaluator and recorder under a budget.
@@ -123,6 +163,12 @@ public:
   const TuningResult &run();
   const TuningResult &getResult() const { return result; }
 
+  /// The confirmation after the search (SessionOptions::confirm), if one
+  /// ran.
+  const std::optional<Confirmation> &getConfirmation() const {
+    return confirmation;
+  }
+
   /// Failed candidates by class (recalled ones included).
   const std::map<Status, unsigned> &getFailures() const { return failures; }
   unsigned failureCount() const;
@@ -132,14 +178,22 @@ public:
   /// The run as JSON: {"strategy", "candidates", "evaluated", "cached",
   /// "failed": {class: count}, "search_seconds", "best": {"config",
   /// "value", "objective", "median_s", "min_s"} | null, and the strategy's
-  /// "strategy_statistics" when it has any}; tools add their own fields.
+  /// "strategy_statistics" when it has any, and "confirmation": {"seconds",
+  /// "best_before": {"config", "value"} | null, "error" (when it failed),
+  /// "candidates": [{"config", "first", "again", "status"}]} when one ran};
+  /// tools add their own fields.
   llvm::json::Object summary(const Space &space) const;
 
 private:
   Strategy &strategy;
   Evaluator &evaluator;
   SessionOptions options;
+  /// Evaluates the search's best `options.confirm` configs again and
+  /// names the best by those evaluations.
+  void confirm(Evaluator &inner);
+
   TuningResult result;
+  std::optional<Confirmation> confirmation;
   std::map<Status, unsigned> failures;
 };
 

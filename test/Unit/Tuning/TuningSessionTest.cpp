@@ -102,6 +102,208 @@ TEST(TuningSession, RecordsEveryOutcomeAndResumesFromTheDatabase) {
   llvm::sys::fs::remove_directories(dir);
 }
 
+/// Speedups whose first evaluation of one config is a lucky draw: x (+10
+/// when flag), except that config(4, true) measures 100x the first time
+/// and 5x after; the config hashed `failAgain` fails after its first
+/// evaluation; `fatalAfter` stops the evaluator at that evaluation.
+class LuckyEvaluator : public Evaluator {
+public:
+  std::vector<Observation> evaluate(llvm::ArrayRef<Config> configs) override {
+    std::vector<Observation> result;
+    for (const Config &c : configs) {
+      if (fatalAfter && evaluations >= *fatalAfter) {
+        fatal = "the machine went away";
+        return result;
+      }
+      Observation o;
+      o.config = c;
+      unsigned seen = timesSeen[c.hash()]++;
+      o.value = c[0].getInteger() + (c[1].getBoolean() ? 10 : 0);
+      if (c.hash() == config(4, true).hash())
+        o.value = seen == 0 ? 100 : 5;
+      if (failAgain && c.hash() == *failAgain && seen > 0)
+        o = Observation::failure(c, Status::WrongResult, "differs now");
+      if (o.ok()) {
+        o.medianSeconds = o.minSeconds = o.maxSeconds = o.objective =
+            1 / o.value;
+        o.repetitions = 5;
+      }
+      result.push_back(o);
+      ++evaluations;
+    }
+    return result;
+  }
+  std::map<uint64_t, unsigned> timesSeen;
+  unsigned evaluations = 0;
+  std::optional<uint64_t> failAgain;
+  std::optional<unsigned> fatalAfter;
+};
+
+TEST(TuningSession, ConfirmationRetimesTheTopAndSupersedesTheRecords) {
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("confirm", dir));
+  std::string path = (dir + "/tuning.db").str();
+  llvm::Expected<db::Database> database = db::Database::open(path);
+  ASSERT_TRUE(bool(database)) << llvm::toString(database.takeError());
+  ASSERT_FALSE(bool(database->addWorkload({"w", "f", std::nullopt})));
+  Space space = smallSpace();
+  llvm::Expected<ChainOfTrees> chain = ChainOfTrees::build(space);
+  ASSERT_TRUE(bool(chain));
+  DatabaseRecorder::Keys keys{"w", "t", "exhaustive", Objective::Speedup,
+                              std::nullopt};
+
+  auto run = [&](unsigned confirm, LuckyEvaluator &evaluator,
+                 DatabaseRecorder *recorder) {
+    std::unique_ptr<Strategy> strategy = createExhaustiveSearch(*chain);
+    SessionOptions options;
+    options.budget.evaluations = 6;
+    options.batch = 3;
+    options.recorder = recorder;
+    options.confirm = confirm;
+    auto session = std::make_unique<TuningSession>(*strategy, evaluator,
+                                                   std::move(options));
+    session->run();
+    return std::make_pair(std::move(strategy), std::move(session));
+  };
+
+  // Without a confirmation the lucky draw is the best.
+  {
+    LuckyEvaluator evaluator;
+    auto [strategy, session] = run(0, evaluator, nullptr);
+    ASSERT_TRUE(session->getResult().best.has_value());
+    EXPECT_EQ(session->getResult().best->value, 100);
+    EXPECT_FALSE(session->getConfirmation().has_value());
+    EXPECT_EQ(evaluator.evaluations, 6u);
+  }
+
+  // Confirming the top 3 (100, 12, 11) evaluates them once more, in order,
+  // and names 12 (config(2, true)) the best; its records supersede.
+  DatabaseRecorder recorder(*database, space, keys);
+  LuckyEvaluator evaluator;
+  auto [strategy, session] = run(3, evaluator, &recorder);
+  EXPECT_EQ(recorder.getError(), "");
+  EXPECT_EQ(evaluator.evaluations, 9u);
+  const TuningResult &result = session->getResult();
+  ASSERT_TRUE(result.best.has_value());
+  EXPECT_EQ(result.best->config.hash(), config(2, true).hash());
+  EXPECT_EQ(result.best->value, 12);
+  EXPECT_EQ(result.history.size(), 6u);
+  const std::optional<Confirmation> &confirmation = session->getConfirmation();
+  ASSERT_TRUE(confirmation.has_value());
+  ASSERT_EQ(confirmation->entries.size(), 3u);
+  EXPECT_EQ(confirmation->entries[0].first.value, 100);
+  EXPECT_EQ(confirmation->entries[0].again.value, 5);
+  EXPECT_EQ(confirmation->entries[1].first.value, 12);
+  EXPECT_EQ(confirmation->entries[2].first.value, 11);
+  ASSERT_TRUE(confirmation->before.has_value());
+  EXPECT_EQ(confirmation->before->value, 100);
+  EXPECT_GE(result.seconds, confirmation->seconds);
+
+  llvm::json::Object summary = session->summary(space);
+  const llvm::json::Object *confirmed = summary.getObject("confirmation");
+  ASSERT_NE(confirmed, nullptr);
+  EXPECT_EQ(confirmed->getObject("best_before")->getNumber("value"), 100);
+  const llvm::json::Array *candidates = confirmed->getArray("candidates");
+  ASSERT_NE(candidates, nullptr);
+  ASSERT_EQ(candidates->size(), 3u);
+  EXPECT_EQ((*candidates)[0].getAsObject()->getNumber("again"), 5);
+  EXPECT_EQ((*candidates)[0].getAsObject()->getString("status"), "ok");
+
+  // The database recalls and ranks each config by its latest record: the
+  // lucky first timing (0.01 s) no longer makes config(4, true) the best.
+  auto lucky = database->lookup("w", "t", config(4, true).hash());
+  ASSERT_TRUE(bool(lucky) && lucky->has_value());
+  EXPECT_EQ((*lucky)->strategy, DatabaseRecorder::kConfirmStrategy);
+  EXPECT_EQ((*lucky)->speedup, 5);
+  auto best = database->best("w", "t");
+  ASSERT_TRUE(bool(best) && best->has_value());
+  EXPECT_EQ((*best)->configHash, config(2, true).hash());
+  auto ranked = database->okRecordsBestFirst("w", "t");
+  ASSERT_TRUE(bool(ranked));
+  EXPECT_EQ(ranked->size(), 6u); // One per config: 9 records in all.
+  auto all = database->records("w", "t");
+  ASSERT_TRUE(bool(all));
+  EXPECT_EQ(all->size(), 9u);
+
+  // A rerun recalls the confirmed outcomes: without confirming, the best
+  // is the confirmed one, and nothing is measured.
+  {
+    DatabaseRecorder again(*database, space, keys);
+    LuckyEvaluator fresh;
+    auto [strategy2, session2] = run(0, fresh, &again);
+    EXPECT_EQ(fresh.evaluations, 0u);
+    ASSERT_TRUE(session2->getResult().best.has_value());
+    EXPECT_EQ(session2->getResult().best->value, 12);
+  }
+  llvm::sys::fs::remove_directories(dir);
+}
+
+TEST(TuningSession, ConfirmationDropsWhatFailsAgainAndSurvivesAFatalError) {
+  Space space = smallSpace();
+  llvm::Expected<ChainOfTrees> chain = ChainOfTrees::build(space);
+  ASSERT_TRUE(bool(chain));
+  auto run = [&](unsigned confirm, LuckyEvaluator &evaluator) {
+    std::unique_ptr<Strategy> strategy = createExhaustiveSearch(*chain);
+    SessionOptions options;
+    options.budget.evaluations = 6;
+    options.confirm = confirm;
+    TuningSession session(*strategy, evaluator, std::move(options));
+    return std::make_pair(session.run(), session.getConfirmation());
+  };
+  // config(2, true) (12x) fails when evaluated again: it cannot be chosen,
+  // and the best confirmed is 11x; the summary says why.
+  {
+    LuckyEvaluator evaluator;
+    evaluator.failAgain = config(2, true).hash();
+    auto [result, confirmation] = run(3, evaluator);
+    ASSERT_TRUE(result.best.has_value());
+    EXPECT_EQ(result.best->config.hash(), config(1, true).hash());
+    ASSERT_TRUE(confirmation.has_value());
+    EXPECT_EQ(confirmation->entries[1].again.status, Status::WrongResult);
+  }
+  // Only the top one (the lucky 100x) confirmed, and it fails: the best
+  // by the latest outcomes is now 12x, not confirmed, so it is confirmed
+  // too (one more of the `confirm` extra) and stays best.
+  {
+    LuckyEvaluator evaluator;
+    evaluator.failAgain = config(4, true).hash();
+    auto [result, confirmation] = run(1, evaluator);
+    ASSERT_TRUE(result.best.has_value());
+    EXPECT_EQ(result.best->config.hash(), config(2, true).hash());
+    EXPECT_EQ(result.best->value, 12);
+    ASSERT_TRUE(confirmation.has_value());
+    ASSERT_EQ(confirmation->entries.size(), 2u);
+    EXPECT_FALSE(confirmation->entries[0].again.ok());
+    EXPECT_EQ(confirmation->entries[1].first.value, 12);
+    EXPECT_EQ(evaluator.evaluations, 8u);
+  }
+  // The lucky config confirmed alone at 5x: 12x leads by its first timing
+  // and is confirmed next; with `confirm` 1 no third is confirmed.
+  {
+    LuckyEvaluator evaluator;
+    evaluator.failAgain = config(2, true).hash();
+    auto [result, confirmation] = run(1, evaluator);
+    // 100x -> 5x, then 12x -> failed, then 11x leads unconfirmed, but
+    // the one extra is spent: it is the best by its first timing.
+    ASSERT_TRUE(result.best.has_value());
+    EXPECT_EQ(result.best->config.hash(), config(1, true).hash());
+    ASSERT_EQ(confirmation->entries.size(), 2u);
+    EXPECT_EQ(evaluator.evaluations, 8u);
+  }
+  // A fatal error while confirming keeps the search's best and says so.
+  {
+    LuckyEvaluator evaluator;
+    evaluator.fatalAfter = 6;
+    auto [result, confirmation] = run(2, evaluator);
+    ASSERT_TRUE(result.best.has_value());
+    EXPECT_EQ(result.best->value, 100);
+    EXPECT_FALSE(result.error.has_value());
+    ASSERT_TRUE(confirmation.has_value());
+    ASSERT_TRUE(confirmation->error.has_value());
+    EXPECT_EQ(*confirmation->error, "the machine went away");
+  }
+}
+
 TEST(CommandTemplate, ExpandsValuesAndRejectsMalformedTemplates) {
   Space space = smallSpace();
   llvm::Expected<CommandTemplate> parsed =
