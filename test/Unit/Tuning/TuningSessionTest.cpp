@@ -50,13 +50,24 @@ public:
   unsigned evaluated = 0;
 };
 
+/// A new database in a new folder (`dir`), with the workload "w".
+llvm::Expected<db::Database> freshDatabase(const char *prefix,
+                                           llvm::SmallString<128> &dir) {
+  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(prefix, dir))
+    return llvm::errorCodeToError(ec);
+  llvm::Expected<db::Database> database =
+      db::Database::open((dir + "/tuning.db").str());
+  if (!database)
+    return database.takeError();
+  if (llvm::Error error = database->addWorkload({"w", "f", std::nullopt}))
+    return std::move(error);
+  return database;
+}
+
 TEST(TuningSession, RecordsEveryOutcomeAndResumesFromTheDatabase) {
   llvm::SmallString<128> dir;
-  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("session", dir));
-  std::string path = (dir + "/tuning.db").str();
-  llvm::Expected<db::Database> database = db::Database::open(path);
+  llvm::Expected<db::Database> database = freshDatabase("session", dir);
   ASSERT_TRUE(bool(database)) << llvm::toString(database.takeError());
-  ASSERT_FALSE(bool(database->addWorkload({"w", "f", std::nullopt})));
   Space space = smallSpace();
   llvm::Expected<ChainOfTrees> chain = ChainOfTrees::build(space);
   ASSERT_TRUE(bool(chain));
@@ -141,11 +152,8 @@ public:
 
 TEST(TuningSession, ConfirmationRetimesTheTopAndSupersedesTheRecords) {
   llvm::SmallString<128> dir;
-  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("confirm", dir));
-  std::string path = (dir + "/tuning.db").str();
-  llvm::Expected<db::Database> database = db::Database::open(path);
+  llvm::Expected<db::Database> database = freshDatabase("confirm", dir);
   ASSERT_TRUE(bool(database)) << llvm::toString(database.takeError());
-  ASSERT_FALSE(bool(database->addWorkload({"w", "f", std::nullopt})));
   Space space = smallSpace();
   llvm::Expected<ChainOfTrees> chain = ChainOfTrees::build(space);
   ASSERT_TRUE(bool(chain));
