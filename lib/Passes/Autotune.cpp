@@ -443,8 +443,9 @@ void TunerAutotunePass::tune(ModuleOp module, TunableFunction &tunable,
   if (const std::optional<Confirmation> &confirmed =
           session.getConfirmation()) {
     if (confirmed->error)
-      remark << "; the confirmation failed (" << *confirmed->error
-             << "): the best of the search's own timings is kept";
+      remark << "; timing the best again failed after "
+             << confirmed->entries.size() << " (" << *confirmed->error
+             << "): the best is chosen by the timings there are";
     else {
       remark << "; " << confirmed->entries.size()
              << " of the best timed again, "

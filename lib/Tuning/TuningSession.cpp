@@ -261,10 +261,11 @@ void TuningSession::confirm(Evaluator &inner) {
       break;
     ok = evaluateAgain({now.front()});
   }
-  if (!done.error) {
+  if (!done.entries.empty()) {
     // The best by each config's latest outcome, as the database's best():
     // a config that failed when timed again is not chosen (its outcome
-    // changes from run to run).
+    // changes from run to run). After a fatal error, by what was timed
+    // again before it.
     std::vector<const Observation *> now = ranked();
     if (now.empty())
       result.best.reset();

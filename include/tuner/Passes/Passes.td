@@ -224,10 +224,12 @@ def TunerAutotune : Pass<"tuner-autotune", "mlir::ModuleOp"> {
            "and unroll factors) apart while there are such">,
     Option<"confirm", "confirm", "unsigned", /*default=*/"0",
            "After the search, time its best N distinct schedules again, "
-           "side by side in one batch, and apply the best by these timings, "
-           "which supersede the search's in the database (0: apply the best "
-           "of the search's own timings). Among many candidates timed once, "
-           "the best is also the luckiest timing">,
+           "side by side in one batch (then the leader while it is one not "
+           "timed again, up to N more), and apply the best by each "
+           "schedule's latest timing; the new timings supersede the "
+           "search's in the database (0: apply the best of the search's own "
+           "timings). Among many candidates timed once, the best is also "
+           "the luckiest timing">,
     Option<"spaceFile", "space", "std::string", /*default=*/"\"\"",
            "Search this narrowed copy of the function's space instead (a "
            "JSON file, e.g. written by tuner-extract-space with some "

@@ -147,7 +147,8 @@ struct Confirmation {
   std::optional<Observation> before;
   double seconds = 0;
   /// The evaluator's fatal error, when it stopped the confirmation (the
-  /// search's best is kept).
+  /// best is chosen by what was evaluated again before it: the search's
+  /// when nothing was).
   std::optional<std::string> error;
 };
 

@@ -310,6 +310,17 @@ TEST(TuningSession, ConfirmationDropsWhatFailsAgainAndSurvivesAFatalError) {
     ASSERT_TRUE(confirmation->error.has_value());
     EXPECT_EQ(*confirmation->error, "the machine went away");
   }
+  // A fatal error after the lucky config was timed again at 5x: the best
+  // is chosen by the timings there are (12x), as the database would.
+  {
+    LuckyEvaluator evaluator;
+    evaluator.fatalAfter = 7;
+    auto [result, confirmation] = run(1, evaluator);
+    ASSERT_TRUE(result.best.has_value());
+    EXPECT_EQ(result.best->value, 12);
+    ASSERT_TRUE(confirmation.has_value() && confirmation->error.has_value());
+    EXPECT_EQ(confirmation->entries.size(), 1u);
+  }
 }
 
 TEST(CommandTemplate, ExpandsValuesAndRejectsMalformedTemplates) {
