@@ -43,21 +43,32 @@ def function_name(kernel):
     return match.group(1)
 
 
+def host_target(tuner_db):
+    """The target fingerprint this machine's records are keyed by."""
+    host = subprocess.run([str(tuner_db), "host"], capture_output=True,
+                          text=True)
+    if host.returncode != 0:
+        raise RuntimeError(f"tuner-db host: {host.stderr.strip()}")
+    return host.stdout.strip()
+
+
 def recorded_best(tuner_db, database):
-    """(speedup, config) of the best verified record in a database of one
-    workload, from `tuner-db export`: as `--tuner-apply-best` chooses, the
-    highest speedup among each config's latest record (a config timed again,
-    e.g. by the pass's confirm=N, counts by its new timing)."""
+    """(speedup, config) of the best verified record of this machine in a
+    database of one workload, from `tuner-db export`: as
+    `--tuner-apply-best` chooses, the highest speedup among each config's
+    latest record (a config timed again, e.g. by the pass's confirm=N,
+    counts by its new timing); records of other machines do not count."""
     listed = subprocess.run([str(tuner_db), "--db", str(database), "export"],
                             capture_output=True, text=True)
     if listed.returncode != 0:
         raise RuntimeError(f"{database}: {listed.stderr.strip()}")
+    host = host_target(tuner_db)
     latest = {}
     for order, line in enumerate(listed.stdout.splitlines()):
         record = json.loads(line)
-        if record.get("kind") != "measurement":
+        if record.get("kind") != "measurement" or record.get("target") != host:
             continue
-        key = (record.get("target"), record.get("config_hash"))
+        key = record.get("config_hash")
         when = (record.get("timestamp", 0), order)
         if key not in latest or when > latest[key][0]:
             latest[key] = (when, record)
@@ -91,7 +102,8 @@ def retime(kernel, searches, bin_dir, work_dir, rounds=3, runs=1):
     for label, database in searches.items():
         best = recorded_best(bin_dir / "tuner-db", database)
         if best is None:
-            raise RuntimeError(f"{database}: no verified measurement")
+            raise RuntimeError(f"{database}: no verified measurement on "
+                               f"this machine")
         speedup, config = best
         results[label] = {"recorded": speedup, "config": json.loads(config)}
         out = work_dir / (name + "-" + re.sub(r"[^\w.]", "-", label) + ".mlir")

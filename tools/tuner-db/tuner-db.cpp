@@ -5,10 +5,12 @@
 //   tuner-db [--db PATH] export [-o F]  JSON lines to stdout or F
 //   tuner-db [--db PATH] import FILE    JSON lines into the database
 //   tuner-db [--db PATH] check          integrity and schema
+//   tuner-db host                       this machine's target fingerprint
 //
 //===----------------------------------------------------------------------===//
 
 #include "tuner/Database/Database.h"
+#include "tuner/Target/Target.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
@@ -54,7 +56,9 @@ static constexpr const char *kOverview =
     "PREFIX, best first, with the fingerprint of the space of each config\n"
     "  export [-o F]  every workload and measurement as JSON lines\n"
     "  import FILE    JSON lines from FILE (idempotent; all or nothing)\n"
-    "  check          SQLite integrity check and schema check\n";
+    "  check          SQLite integrity check and schema check\n"
+    "  host           the target fingerprint of this machine, which keys its "
+    "records\n";
 
 /// Prints rows as columns padded to the widest cell; a column whose
 /// `rightAligned` entry is true holds numbers.
@@ -297,11 +301,18 @@ static Error checkCommand() {
   return Error::success();
 }
 
+/// The fingerprint this machine's records are keyed by (what autotune and
+/// --tuner-apply-best use when no target is given).
+static Error hostCommand() {
+  llvm::outs() << tuner::Target::host().fingerprint() << "\n";
+  return Error::success();
+}
+
 static Error run() {
   if (positionals.empty())
     return llvm::createStringError(
-        "no command given; expected list, show, export, import or check "
-        "(see --help)");
+        "no command given; expected list, show, export, import, check or "
+        "host (see --help)");
   StringRef command = positionals.front();
   size_t arguments = positionals.size() - 1;
   auto expectArguments = [&](size_t count, StringRef usage) -> Error {
@@ -339,9 +350,14 @@ static Error run() {
       return err;
     return checkCommand();
   }
+  if (command == "host") {
+    if (Error err = expectArguments(0, "host"))
+      return err;
+    return hostCommand();
+  }
   return llvm::createStringError("unknown command '" + command +
-                                 "'; expected list, show, export, import or "
-                                 "check (see --help)");
+                                 "'; expected list, show, export, import, "
+                                 "check or host (see --help)");
 }
 
 int main(int argc, char **argv) {

@@ -1,8 +1,8 @@
 """Checks retime.py's --json output against the databases it read: every
-label's recorded speedup is the largest speedup of an ok record in its
-database, its config is that record's, labels with one config share one
-applied file, and its retimed speedup is the geometric mean of RUNS
-positive speedups, one per tuner-measure run.
+label's recorded speedup is the largest speedup among each config's latest
+record of this machine in its database (ok), its config is that record's,
+labels with one config share one applied file, and its retimed speedup is
+the geometric mean of RUNS positive speedups, one per tuner-measure run.
 
 Usage: check-retimed.py RETIMED.json RUNS TUNER_DB LABEL=DATABASE ...
 """
@@ -14,13 +14,21 @@ import sys
 results = json.load(open(sys.argv[1]))
 runs = int(sys.argv[2])
 tuner_db = sys.argv[3]
+host = subprocess.run([tuner_db, "host"], check=True, capture_output=True,
+                      text=True).stdout.strip()
 files = {}
 for item in sys.argv[4:]:
     label, database = item.split("=", 1)
     exported = subprocess.run([tuner_db, "--db", database, "export"],
                               check=True, capture_output=True, text=True)
-    best = max((r for r in map(json.loads, exported.stdout.splitlines())
-                if r.get("kind") == "measurement" and r.get("status") == "ok"),
+    # Each config's latest record of this machine; the best ok one.
+    latest = {}
+    for r in map(json.loads, exported.stdout.splitlines()):
+        if r.get("kind") == "measurement" and r["target"] == host:
+            if (r["config_hash"] not in latest or
+                    r["timestamp"] >= latest[r["config_hash"]]["timestamp"]):
+                latest[r["config_hash"]] = r
+    best = max((r for r in latest.values() if r["status"] == "ok"),
                key=lambda r: r["speedup"])
     result = results[label]
     if abs(result["recorded"] - best["speedup"]) > 1e-12:
