@@ -52,17 +52,17 @@ def host_target(tuner_db):
     return host.stdout.strip()
 
 
-def recorded_best(tuner_db, database):
+def recorded_best(tuner_db, database, host):
     """(speedup, config) of the best verified record of this machine in a
     database of one workload, from `tuner-db export`: as
     `--tuner-apply-best` chooses, the highest speedup among each config's
     latest record (a config timed again, e.g. by the pass's confirm=N,
-    counts by its new timing); records of other machines do not count."""
+    counts by its new timing); records of other machines (other than
+    `host`, host_target()) do not count."""
     listed = subprocess.run([str(tuner_db), "--db", str(database), "export"],
                             capture_output=True, text=True)
     if listed.returncode != 0:
         raise RuntimeError(f"{database}: {listed.stderr.strip()}")
-    host = host_target(tuner_db)
     latest = {}
     for order, line in enumerate(listed.stdout.splitlines()):
         record = json.loads(line)
@@ -99,8 +99,9 @@ def retime(kernel, searches, bin_dir, work_dir, rounds=3, runs=1):
     kernel = Path(kernel)
     name = kernel.stem
     results, files, by_text = {}, [], {}
+    host = host_target(bin_dir / "tuner-db")
     for label, database in searches.items():
-        best = recorded_best(bin_dir / "tuner-db", database)
+        best = recorded_best(bin_dir / "tuner-db", database, host)
         if best is None:
             raise RuntimeError(f"{database}: no verified measurement on "
                                f"this machine")

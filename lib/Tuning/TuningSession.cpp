@@ -114,16 +114,19 @@ DatabaseRecorder::toRecord(const Observation &observation) const {
   return record;
 }
 
-void DatabaseRecorder::record(const Observation &observation) {
-  if (llvm::Error error = database.record(toRecord(observation)))
+void DatabaseRecorder::write(const db::MeasurementRecord &record) {
+  if (llvm::Error error = database.record(record))
     noteError(llvm::toString(std::move(error)));
+}
+
+void DatabaseRecorder::record(const Observation &observation) {
+  write(toRecord(observation));
 }
 
 void DatabaseRecorder::recordConfirmation(const Observation &observation) {
   db::MeasurementRecord record = toRecord(observation);
   record.strategy = kConfirmStrategy;
-  if (llvm::Error error = database.record(record))
-    noteError(llvm::toString(std::move(error)));
+  write(record);
 }
 
 //===----------------------------------------------------------------------===//
@@ -185,7 +188,7 @@ const TuningResult &TuningSession::run() {
                          options.progress);
   confirmation.reset();
   if (options.confirm > 0 && !result.error && result.best)
-    confirm(evaluator);
+    confirm();
   failures.clear();
   for (const Observation &observation : result.history)
     if (!observation.ok())
@@ -193,7 +196,7 @@ const TuningResult &TuningSession::run() {
   return result;
 }
 
-void TuningSession::confirm(Evaluator &inner) {
+void TuningSession::confirm() {
   using Clock = std::chrono::steady_clock;
   Clock::time_point start = Clock::now();
   Confirmation done;
@@ -232,9 +235,9 @@ void TuningSession::confirm(Evaluator &inner) {
       configs.push_back(first->config);
       copies.push_back(*first);
     }
-    std::vector<Observation> again = inner.evaluate(configs);
-    if (inner.fatalError()) {
-      done.error = *inner.fatalError();
+    std::vector<Observation> again = evaluator.evaluate(configs);
+    if (evaluator.fatalError()) {
+      done.error = *evaluator.fatalError();
       return false;
     }
     for (auto [first, observation] : llvm::zip(copies, again)) {

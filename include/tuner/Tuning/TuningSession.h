@@ -107,6 +107,9 @@ public:
   static constexpr const char *kConfirmStrategy = "confirm";
 
 private:
+  /// Records `record`, noting the first error.
+  void write(const db::MeasurementRecord &record);
+
   db::Database &database;
   const Space &space;
   std::string spaceFingerprint;
@@ -189,9 +192,10 @@ private:
   Strategy &strategy;
   Evaluator &evaluator;
   SessionOptions options;
-  /// Evaluates the search's best `options.confirm` configs again and
-  /// names the best by those evaluations.
-  void confirm(Evaluator &inner);
+  /// Evaluates the search's best `options.confirm` configs again with the
+  /// session's evaluator (never the recorder: the point is a new sample)
+  /// and names the best by those evaluations.
+  void confirm();
 
   TuningResult result;
   std::optional<Confirmation> confirmation;
