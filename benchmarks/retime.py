@@ -43,46 +43,22 @@ def function_name(kernel):
     return match.group(1)
 
 
-def host_target(tuner_db):
-    """The target fingerprint this machine's records are keyed by."""
-    host = subprocess.run([str(tuner_db), "host"], capture_output=True,
-                          text=True)
-    if host.returncode != 0:
-        raise RuntimeError(f"tuner-db host: {host.stderr.strip()}")
-    return host.stdout.strip()
-
-
-def recorded_best(tuner_db, database, host):
+def recorded_best(tuner_db, database):
     """(speedup, config) of the best verified record of this machine in a
-    database of one workload, from `tuner-db export`: as
-    `--tuner-apply-best` chooses, the highest speedup among each config's
-    latest record (a config timed again, e.g. by the pass's confirm=N,
-    counts by its new timing); records of other machines (other than
-    `host`, host_target()) do not count."""
-    listed = subprocess.run([str(tuner_db), "--db", str(database), "export"],
-                            capture_output=True, text=True)
-    if listed.returncode != 0:
-        raise RuntimeError(f"{database}: {listed.stderr.strip()}")
-    latest = {}
-    for order, line in enumerate(listed.stdout.splitlines()):
-        record = json.loads(line)
-        if record.get("kind") != "measurement" or record.get("target") != host:
-            continue
-        key = record.get("config_hash")
-        when = (record.get("timestamp", 0), order)
-        if key not in latest or when > latest[key][0]:
-            latest[key] = (when, record)
-    best = None
-    for _, record in latest.values():
-        speedup = record.get("speedup")
-        if record.get("status") != "ok" or speedup is None:
-            continue
-        if best is None or speedup > best[0]:
-            config = record["config"]
-            if isinstance(config, str):
-                config = json.loads(config)
-            best = (speedup, json.dumps(config, sort_keys=True))
-    return best
+    database of one workload: `tuner-db best`, the record
+    `--tuner-apply-best` applies (the highest speedup among each config's
+    latest record; a config timed again, e.g. by the pass's confirm=N,
+    counts by its new timing; other machines' records do not count)."""
+    best = subprocess.run([str(tuner_db), "--db", str(database), "best"],
+                          capture_output=True, text=True)
+    if best.returncode != 0:
+        message = best.stderr.strip().removeprefix("tuner-db: error: ")
+        raise RuntimeError(f"{database}: tuner-db best: {message}")
+    record = json.loads(best.stdout)
+    if record.get("speedup") is None:
+        raise RuntimeError(f"{database}: the best record has no speedup")
+    config = json.loads(record["config"])
+    return record["speedup"], json.dumps(config, sort_keys=True)
 
 
 def retime(kernel, searches, bin_dir, work_dir, rounds=3, runs=1):
@@ -99,13 +75,8 @@ def retime(kernel, searches, bin_dir, work_dir, rounds=3, runs=1):
     kernel = Path(kernel)
     name = kernel.stem
     results, files, by_text = {}, [], {}
-    host = host_target(bin_dir / "tuner-db")
     for label, database in searches.items():
-        best = recorded_best(bin_dir / "tuner-db", database, host)
-        if best is None:
-            raise RuntimeError(f"{database}: no verified measurement on "
-                               f"this machine")
-        speedup, config = best
+        speedup, config = recorded_best(bin_dir / "tuner-db", database)
         results[label] = {"recorded": speedup, "config": json.loads(config)}
         out = work_dir / (name + "-" + re.sub(r"[^\w.]", "-", label) + ".mlir")
         applied = subprocess.run(

@@ -981,7 +981,8 @@ Error Database::record(const MeasurementRecord &record) {
 }
 
 /// A record that no later record of the same config (workload, target and
-/// config hash) supersedes: what lookup() recalls. A config measured again
+/// config hash) supersedes: what lookup() recalls, and the only record of
+/// its config that best() and okRecordsBestFirst() rank. A config measured again
 /// (e.g. confirmed after a search) is known by its latest measurement.
 static constexpr const char *kLatestOfItsConfig =
     "NOT EXISTS (SELECT 1 FROM measurements AS later WHERE "
@@ -992,19 +993,39 @@ static constexpr const char *kLatestOfItsConfig =
     "(later.timestamp = measurements.timestamp AND "
     "later.id > measurements.id)))";
 
-/// Ok records best first: by the speedup measured side by side with the
-/// baseline (the pass chooses by it too), then, for records without one (a
-/// user's objective), by the median.
-static constexpr const char *kBestFirst =
-    "speedup IS NULL, speedup DESC, median_seconds, id";
+/// The ORDER BY keys of ok records best first: by the speedup measured side
+/// by side with the baseline (the pass chooses by it too), then, for records
+/// without one (a user's objective), by the median, then by age. `onlyWhen` (an SQL condition, empty: always) restricts the keys to the
+/// rows it holds for; the others tie.
+static std::string bestFirst(StringRef onlyWhen = "") {
+  struct Key {
+    const char *expression;
+    bool descending;
+  };
+  static constexpr Key kKeys[] = {{"speedup IS NULL", false},
+                                  {"speedup", true},
+                                  {"median_seconds", false},
+                                  {"id", false}};
+  std::string keys;
+  for (const Key &key : kKeys) {
+    if (!keys.empty())
+      keys += ", ";
+    keys += onlyWhen.empty() ? std::string(key.expression)
+                             : "CASE WHEN " + onlyWhen.str() + " THEN " +
+                                   key.expression + " END";
+    if (key.descending)
+      keys += " DESC";
+  }
+  return keys;
+}
 
 Expected<std::optional<MeasurementRecord>>
 Database::lookup(StringRef workloadHash, StringRef target,
                  uint64_t configHash) {
   Expected<Statement> stmt = prepareRecordQuery(
       handle.get(), dbPath, fileSchemaVersion,
-      "WHERE workload_hash = ?1 AND target = ?2 AND "
-      "config_hash = ?3 ORDER BY timestamp DESC, id DESC LIMIT 1");
+      "WHERE workload_hash = ?1 AND target = ?2 AND config_hash = ?3 AND " +
+          std::string(kLatestOfItsConfig));
   if (!stmt)
     return stmt.takeError();
   stmt->bind(1, workloadHash);
@@ -1026,17 +1047,49 @@ Database::records(StringRef workloadHash, StringRef target) {
   return readRecords(*stmt, dbPath);
 }
 
-Expected<std::vector<MeasurementRecord>>
-Database::recordsBestFirst(StringRef workloadHash) {
-  Expected<Statement> stmt = prepareRecordQuery(
+Expected<std::vector<TargetRecords>>
+Database::recordsByTarget(StringRef workloadHash) {
+  std::string latestFirst = "WHERE workload_hash = ?1 AND " +
+                            std::string(kLatestOfItsConfig) +
+                            " ORDER BY target, status <> 'ok', " +
+                            bestFirst("status = 'ok'") +
+                            ", timestamp DESC, id DESC";
+  Expected<Statement> latest = prepareRecordQuery(
+      handle.get(), dbPath, fileSchemaVersion, latestFirst);
+  if (!latest)
+    return latest.takeError();
+  latest->bind(1, workloadHash);
+  Expected<std::vector<MeasurementRecord>> latestRecords =
+      readRecords(*latest, dbPath);
+  if (!latestRecords)
+    return latestRecords.takeError();
+  Expected<Statement> earlier = prepareRecordQuery(
       handle.get(), dbPath, fileSchemaVersion,
-      "WHERE workload_hash = ?1 ORDER BY target, "
-      "status <> 'ok', CASE WHEN status = 'ok' THEN median_seconds END, "
-      "timestamp DESC, id DESC");
-  if (!stmt)
-    return stmt.takeError();
-  stmt->bind(1, workloadHash);
-  return readRecords(*stmt, dbPath);
+      "WHERE workload_hash = ?1 AND NOT " + std::string(kLatestOfItsConfig) +
+          " ORDER BY target, timestamp DESC, id DESC");
+  if (!earlier)
+    return earlier.takeError();
+  earlier->bind(1, workloadHash);
+  Expected<std::vector<MeasurementRecord>> earlierRecords =
+      readRecords(*earlier, dbPath);
+  if (!earlierRecords)
+    return earlierRecords.takeError();
+  // Every superseded record's config has a latest record on its target, so
+  // the targets of the first query are all the targets.
+  std::vector<TargetRecords> groups;
+  for (MeasurementRecord &record : *latestRecords) {
+    if (groups.empty() || groups.back().target != record.target)
+      groups.push_back(TargetRecords{record.target, {}, {}});
+    groups.back().latest.push_back(std::move(record));
+  }
+  for (MeasurementRecord &record : *earlierRecords) {
+    auto group = llvm::find_if(groups, [&](const TargetRecords &group) {
+      return group.target == record.target;
+    });
+    assert(group != groups.end() && "a superseded record without a latest");
+    group->superseded.push_back(std::move(record));
+  }
+  return groups;
 }
 
 Expected<std::optional<MeasurementRecord>>
@@ -1046,7 +1099,7 @@ Database::best(StringRef workloadHash, StringRef target) {
                          "WHERE workload_hash = ?1 AND target = ?2 AND "
                          "status = 'ok' AND " +
                              std::string(kLatestOfItsConfig) +
-                             " ORDER BY " + std::string(kBestFirst) +
+                             " ORDER BY " + bestFirst() +
                              " LIMIT 1");
   if (!stmt)
     return stmt.takeError();
@@ -1062,7 +1115,7 @@ Database::okRecordsBestFirst(StringRef workloadHash, StringRef target) {
                          "WHERE workload_hash = ?1 AND target = ?2 AND "
                          "status = 'ok' AND " +
                              std::string(kLatestOfItsConfig) +
-                             " ORDER BY " + std::string(kBestFirst));
+                             " ORDER BY " + bestFirst());
   if (!stmt)
     return stmt.takeError();
   stmt->bind(1, workloadHash);
@@ -1201,6 +1254,12 @@ static llvm::json::Object toJSON(const MeasurementRecord &record) {
   if (!record.schedule.empty())
     object["schedule"] = record.schedule;
   return object;
+}
+
+std::string tuner::db::toJsonLine(const MeasurementRecord &record) {
+  std::string line;
+  llvm::raw_string_ostream(line) << llvm::json::Value(toJSON(record));
+  return line;
 }
 
 Error Database::exportJsonLines(llvm::raw_ostream &os) {

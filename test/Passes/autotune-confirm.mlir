@@ -6,7 +6,8 @@
 // RUN: rm -f %t.db
 // RUN: tuner-opt %s --tuner-autotune="strategy=random budget=5 confirm=3 database=%t.db summary-output=%t.json" -o /dev/null 2>&1 | FileCheck %s
 // RUN: tuner-db --db %t.db export -o %t.jsonl
-// RUN: %python %S/Inputs/check-confirmation.py %t.json %t.jsonl 3 | FileCheck %s --check-prefix=CONFIRMED
+// RUN: tuner-db --db %t.db best > %t.best.jsonl
+// RUN: %python %S/Inputs/check-confirmation.py %t.json %t.jsonl 3 %t.best.jsonl | FileCheck %s --check-prefix=CONFIRMED
 // RUN: tuner-db --db %t.db list | FileCheck %s --check-prefix=LIST
 
 // CHECK: remark: autotune @add: baseline {{.*}}; 5 candidates (5 measured, 0 from the database), 0 failed; {{[3-5]}} of the best timed again, {{[0-9.]+}} s{{: another schedule is best \(the search's best was|: the search's best stays best \(it was}} {{[0-9.]+}}x when first timed); {{[0-9.]+}} s of search;
@@ -15,10 +16,14 @@
 // CONFIRMED-NEXT: best is the best second timing: True
 // CONFIRMED-NEXT: best before: True
 // CONFIRMED-NEXT: a confirm record each, speedups as confirmed: True
+// CONFIRMED-NEXT: tuner-db best is the pass's best: True
 
 // Eight to ten records of five configs: the list counts records (all ok),
 // BEST is the best of each config's latest.
 // LIST: add {{.*}} {{8|9|10}} {{ *}}{{8|9|10}} {{ *}}0
+// RUN: tuner-db --db %t.db show | FileCheck %s --check-prefix=SHOW
+// The search's records of the confirmed configs are listed apart.
+// SHOW: superseded: {{[3-5]}} earlier measurements of configs measured again (only the latest counts), newest first
 
 // A rerun without confirm recalls all five configs, the three confirmed by
 // their new timings, and measures nothing.

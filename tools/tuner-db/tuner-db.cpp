@@ -1,7 +1,9 @@
 //===- tuner-db.cpp - Inspect, export and import tuning databases ---------===//
 //
 //   tuner-db [--db PATH] list           workloads with counts and best speedup
-//   tuner-db [--db PATH] show PREFIX    a workload's measurements, best first
+//   tuner-db [--db PATH] show [PREFIX]  a workload's measurements, best first
+//   tuner-db [--db PATH] [--target T] best [PREFIX]
+//                                       the best record as a JSON line
 //   tuner-db [--db PATH] export [-o F]  JSON lines to stdout or F
 //   tuner-db [--db PATH] import FILE    JSON lines into the database
 //   tuner-db [--db PATH] check          integrity and schema
@@ -44,6 +46,13 @@ static cl::opt<std::string>
     outputOption("o", cl::desc("File that export writes (default: stdout)"),
                  cl::value_desc("file"), cl::cat(toolCategory));
 
+static cl::opt<std::string>
+    targetOption("target",
+                 cl::desc("Target fingerprint whose records best reads "
+                          "(default: this machine's, as tuner-db host "
+                          "prints it)"),
+                 cl::value_desc("fingerprint"), cl::cat(toolCategory));
+
 static cl::list<std::string> positionals(cl::Positional,
                                          cl::desc("<command> [argument]"),
                                          cl::cat(toolCategory));
@@ -52,8 +61,12 @@ static constexpr const char *kOverview =
     "inspect, export and import tuning databases\n\n"
     "commands:\n"
     "  list           workloads with measurement counts and best speedup\n"
-    "  show PREFIX    measurements of the workload whose hash starts with "
-    "PREFIX, best first, with the fingerprint of the space of each config\n"
+    "  show [PREFIX]  measurements of the workload whose hash starts with "
+    "PREFIX (the database's only one without PREFIX): each config's latest best first, with the fingerprint of the "
+    "space of each config, then the earlier ones of configs measured again\n"
+    "  best [PREFIX]  the best verified measurement of the workload (the "
+    "database's only one without PREFIX) on this machine (or --target) as "
+    "a JSON line: what --tuner-apply-best applies\n"
     "  export [-o F]  every workload and measurement as JSON lines\n"
     "  import FILE    JSON lines from FILE (idempotent; all or nothing)\n"
     "  check          SQLite integrity check and schema check\n"
@@ -148,88 +161,150 @@ static Error listCommand() {
   return Error::success();
 }
 
-static Error showCommand(StringRef prefix) {
-  Expected<Database> db = openDatabase(Database::Mode::ReadOnly);
-  if (!db)
-    return db.takeError();
-  if (prefix.empty())
-    return llvm::createStringError("show needs a non-empty hash prefix");
-  Expected<std::vector<Workload>> matches = db->findWorkloads(prefix);
+/// The workload whose hash starts with `prefix` (the one whose hash is
+/// `prefix`, when several start with it); without a prefix, the database's
+/// only workload.
+static Expected<Workload> findWorkload(Database &db,
+                                       std::optional<StringRef> prefix) {
+  if (prefix && prefix->empty())
+    return llvm::createStringError("the hash prefix is empty");
+  Expected<std::vector<Workload>> matches =
+      db.findWorkloads(prefix ? *prefix : "");
   if (!matches)
     return matches.takeError();
   if (matches->empty())
-    return llvm::createStringError("no workload with a hash starting with '" +
-                                   prefix + "' in " + db->path());
-  const Workload *workload = &matches->front();
+    return llvm::createStringError(
+        prefix ? "no workload with a hash starting with '" + *prefix +
+                     "' in " + db.path()
+               : "no workloads in " + db.path());
+  if (!prefix) {
+    if (matches->size() > 1)
+      return llvm::createStringError(
+          db.path() + " holds " + std::to_string(matches->size()) +
+          " workloads; name one by a prefix of its hash (tuner-db list)");
+    return matches->front();
+  }
   for (const Workload &match : *matches)
-    if (match.hash == prefix)
-      workload = &match;
-  if (matches->size() > 1 && workload->hash != prefix) {
+    if (match.hash == *prefix)
+      return match;
+  if (matches->size() > 1) {
     std::string hashes;
     for (const Workload &match : *matches)
       hashes += (hashes.empty() ? "" : ", ") + match.hash;
-    return llvm::createStringError("hash prefix '" + prefix +
-                                   "' is ambiguous in " + db->path() +
+    return llvm::createStringError("hash prefix '" + *prefix +
+                                   "' is ambiguous in " + db.path() +
                                    ": it matches " + hashes);
   }
-  Expected<std::vector<MeasurementRecord>> records =
-      db->recordsBestFirst(workload->hash);
-  if (!records)
-    return records.takeError();
+  return matches->front();
+}
+
+/// Prints `records` as one table; OBJECTIVE appears when one of them has
+/// one (a user's command's number).
+static void printRecords(llvm::raw_ostream &os,
+                         llvm::ArrayRef<MeasurementRecord> records) {
+  bool objectives = llvm::any_of(records, [](const MeasurementRecord &record) {
+    return record.objective.has_value();
+  });
+  std::vector<std::string> header = {
+      "STATUS",   "MEDIAN_S",    "MIN_S", "MAX_S",  "REPS",   "SPEEDUP",
+      "STRATEGY", "CONFIG_HASH", "SPACE", "CONFIG", "MESSAGE"};
+  std::vector<bool> rightAligned = {false, true,  true,  true,  true, true,
+                                    false, false, false, false, false};
+  if (objectives) {
+    header.insert(header.begin() + 6, "OBJECTIVE");
+    rightAligned.insert(rightAligned.begin() + 6, true);
+  }
+  std::vector<std::vector<std::string>> rows = {header};
+  for (const MeasurementRecord &record : records) {
+    std::string hash;
+    llvm::raw_string_ostream(hash)
+        << llvm::format_hex_no_prefix(record.configHash, 16);
+    std::vector<std::string> row = {
+        statusName(record.status).str(),
+        formatSeconds(record.medianSeconds),
+        formatSeconds(record.minSeconds),
+        formatSeconds(record.maxSeconds),
+        std::to_string(record.repetitions),
+        formatSpeedup(record.speedup),
+        record.strategy,
+        hash,
+        record.spaceFingerprint.empty() ? "-" : record.spaceFingerprint,
+        record.config,
+        shortMessage(record.message)};
+    if (objectives)
+      row.insert(row.begin() + 6, formatSeconds(record.objective));
+    rows.push_back(std::move(row));
+  }
+  printTable(os, rows, rightAligned);
+}
+
+static Error showCommand(std::optional<StringRef> prefix) {
+  Expected<Database> db = openDatabase(Database::Mode::ReadOnly);
+  if (!db)
+    return db.takeError();
+  Expected<Workload> workload = findWorkload(*db, prefix);
+  if (!workload)
+    return workload.takeError();
+  Expected<std::vector<TargetRecords>> groups =
+      db->recordsByTarget(workload->hash);
+  if (!groups)
+    return groups.takeError();
   llvm::raw_ostream &os = llvm::outs();
   os << "workload: " << workload->hash << "\n"
      << "function: " << workload->functionName << "\n";
-  if (records->empty()) {
+  if (groups->empty()) {
     os << "no measurements\n";
     return Error::success();
   }
-  // Records come grouped by target; one table per target.
-  for (size_t begin = 0; begin < records->size();) {
-    const std::string &target = (*records)[begin].target;
-    size_t end = begin;
-    while (end < records->size() && (*records)[end].target == target)
-      ++end;
-    llvm::ArrayRef<MeasurementRecord> group =
-        llvm::ArrayRef(*records).slice(begin, end - begin);
-    // The objective of a user's command, when one of them has one.
-    bool objectives = llvm::any_of(group, [](const MeasurementRecord &record) {
-      return record.objective.has_value();
-    });
-    std::vector<std::string> header = {
-        "STATUS",   "MEDIAN_S",    "MIN_S", "MAX_S",  "REPS",   "SPEEDUP",
-        "STRATEGY", "CONFIG_HASH", "SPACE", "CONFIG", "MESSAGE"};
-    std::vector<bool> rightAligned = {false, true,  true,  true,  true, true,
-                                      false, false, false, false, false};
-    if (objectives) {
-      header.insert(header.begin() + 6, "OBJECTIVE");
-      rightAligned.insert(rightAligned.begin() + 6, true);
-    }
-    std::vector<std::vector<std::string>> rows = {header};
-    for (const MeasurementRecord &record : group) {
-      std::string hash;
-      llvm::raw_string_ostream(hash)
-          << llvm::format_hex_no_prefix(record.configHash, 16);
-      std::vector<std::string> row = {
-          statusName(record.status).str(),
-          formatSeconds(record.medianSeconds),
-          formatSeconds(record.minSeconds),
-          formatSeconds(record.maxSeconds),
-          std::to_string(record.repetitions),
-          formatSpeedup(record.speedup),
-          record.strategy,
-          hash,
-          record.spaceFingerprint.empty() ? "-" : record.spaceFingerprint,
-          record.config,
-          shortMessage(record.message)};
-      if (objectives)
-        row.insert(row.begin() + 6, formatSeconds(record.objective));
-      rows.push_back(std::move(row));
-    }
-    os << "\ntarget: " << target << "\n";
-    printTable(os, rows, rightAligned);
-    begin = end;
+  for (const TargetRecords &group : *groups) {
+    os << "\ntarget: " << group.target << "\n";
+    printRecords(os, group.latest);
+    if (group.superseded.empty())
+      continue;
+    os << "superseded: " << group.superseded.size()
+       << " earlier measurement"
+       << (group.superseded.size() == 1 ? " of a config" : "s of configs")
+       << " measured again (only the latest counts), newest first\n";
+    printRecords(os, group.superseded);
   }
   return Error::success();
+}
+
+/// The best verified record of a workload on a target (this machine's by
+/// default), as one JSON line of the export format: what
+/// --tuner-apply-best applies.
+static Error bestCommand(std::optional<StringRef> prefix) {
+  Expected<Database> db = openDatabase(Database::Mode::ReadOnly);
+  if (!db)
+    return db.takeError();
+  Expected<Workload> workload = findWorkload(*db, prefix);
+  if (!workload)
+    return workload.takeError();
+  std::string target = targetOption.empty()
+                           ? tuner::Target::host().fingerprint()
+                           : targetOption.getValue();
+  Expected<std::optional<MeasurementRecord>> best =
+      db->best(workload->hash, target);
+  if (!best)
+    return best.takeError();
+  if (*best) {
+    llvm::outs() << toJsonLine(**best) << "\n";
+    return Error::success();
+  }
+  std::string why = ("no verified measurement of workload " + workload->hash +
+                     " on target '" + target + "' in " + db->path())
+                        .str();
+  Expected<std::vector<WorkloadSummary>> summaries = db->summarize();
+  if (!summaries)
+    return summaries.takeError();
+  std::string others;
+  for (const WorkloadSummary &summary : *summaries)
+    if (summary.workloadHash == workload->hash && summary.target != target &&
+        summary.bestSpeedup)
+      others += (others.empty() ? "" : ", ") + ("'" + summary.target + "'");
+  if (!others.empty())
+    why += "; it has some on " + others + " (choose one with --target)";
+  return llvm::createStringError(why);
 }
 
 static Error exportCommand() {
@@ -311,8 +386,8 @@ static Error hostCommand() {
 static Error run() {
   if (positionals.empty())
     return llvm::createStringError(
-        "no command given; expected list, show, export, import, check or "
-        "host (see --help)");
+        "no command given; expected list, show, best, export, import, check "
+        "or host (see --help)");
   StringRef command = positionals.front();
   size_t arguments = positionals.size() - 1;
   auto expectArguments = [&](size_t count, StringRef usage) -> Error {
@@ -325,15 +400,36 @@ static Error run() {
   };
   if (!outputOption.empty() && command != "export")
     return llvm::createStringError("-o is only for the export command");
+  if (!targetOption.empty() && command != "best")
+    return llvm::createStringError("--target is only for the best command");
   if (command == "list") {
     if (Error err = expectArguments(0, "[--db PATH] list"))
       return err;
     return listCommand();
   }
+  // show and best read the workload a hash prefix names, or the
+  // database's only one.
+  auto expectPrefix = [&](StringRef usage) -> Error {
+    if (arguments <= 1)
+      return Error::success();
+    return llvm::createStringError("'" + command +
+                                   "' takes at most 1 argument, got " +
+                                   std::to_string(arguments) +
+                                   "; usage: tuner-db " + usage);
+  };
+  std::optional<StringRef> prefix;
+  if (arguments == 1)
+    prefix = positionals[1];
   if (command == "show") {
-    if (Error err = expectArguments(1, "[--db PATH] show HASH-PREFIX"))
+    if (Error err = expectPrefix("[--db PATH] show [HASH-PREFIX]"))
       return err;
-    return showCommand(positionals[1]);
+    return showCommand(prefix);
+  }
+  if (command == "best") {
+    if (Error err =
+            expectPrefix("[--db PATH] [--target T] best [HASH-PREFIX]"))
+      return err;
+    return bestCommand(prefix);
   }
   if (command == "export") {
     if (Error err = expectArguments(0, "[--db PATH] export [-o FILE]"))
@@ -356,8 +452,8 @@ static Error run() {
     return hostCommand();
   }
   return llvm::createStringError("unknown command '" + command +
-                                 "'; expected list, show, export, import, "
-                                 "check or host (see --help)");
+                                 "'; expected list, show, best, export, "
+                                 "import, check or host (see --help)");
 }
 
 int main(int argc, char **argv) {

@@ -124,15 +124,31 @@ struct StatusCounts {
   uint64_t total() const;
 };
 
+/// A workload's measurements on one target.
+struct TargetRecords {
+  std::string target;
+  /// Each config's latest measurement (the one lookup() recalls): `ok`
+  /// ones best first (as okRecordsBestFirst() ranks them), then failures,
+  /// newest first.
+  std::vector<MeasurementRecord> latest;
+  /// Earlier measurements of configs measured again (e.g. confirmed after
+  /// a search), newest first: no ranking or lookup counts them.
+  std::vector<MeasurementRecord> superseded;
+};
+
 /// One (workload, target) pair with its measurement counts, for listings.
 struct WorkloadSummary {
   std::string workloadHash;
   std::string functionName;
   std::string target;
   StatusCounts counts;
-  /// Speedup of the best `ok` measurement (lowest median), if any.
+  /// Speedup of the best `ok` measurement (Database::best()), if any.
   std::optional<double> bestSpeedup;
 };
+
+/// A measurement as a line of exportJsonLines writes it (without the
+/// newline).
+std::string toJsonLine(const MeasurementRecord &record);
 
 /// What importJsonLines did.
 struct ImportStats {
@@ -205,10 +221,10 @@ public:
   /// All measurements of a workload on a target, in insertion order.
   llvm::Expected<std::vector<MeasurementRecord>>
   records(llvm::StringRef workloadHash, llvm::StringRef target);
-  /// All measurements of a workload, grouped by target (in order), each
-  /// group best first: `ok` by ascending median, then failures, newest first.
-  llvm::Expected<std::vector<MeasurementRecord>>
-  recordsBestFirst(llvm::StringRef workloadHash);
+  /// All measurements of a workload, one group per target (by target), as
+  /// `tuner-db show` lists them.
+  llvm::Expected<std::vector<TargetRecords>>
+  recordsByTarget(llvm::StringRef workloadHash);
   /// The `ok` measurement with the highest speedup (measured side by side
   /// with the baseline, as the autotune pass chooses; without a speedup, a
   /// user's objective, the lowest median), if any, among each config's

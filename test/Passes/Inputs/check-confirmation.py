@@ -1,12 +1,13 @@
 """Checks the confirmation of an autotune run against its summary and the
 tuning database's export, and prints what it found.
 
-Usage: check-confirmation.py SUMMARY.json EXPORT.jsonl N
+Usage: check-confirmation.py SUMMARY.json EXPORT.jsonl N [BEST.jsonl]
 The first N confirmed (the top batch) come best first by their first
 timing; the summary's best must be the confirmed candidate with the best
 second timing (with a space of few candidates every leader is confirmed);
 the export must hold one "confirm" record per confirmed candidate, with
-that second timing's speedup."""
+that second timing's speedup; BEST.jsonl (`tuner-db best`), when given,
+must be the record of the summary's best config and speedup."""
 import json
 import sys
 
@@ -33,3 +34,8 @@ speedups = sorted(r["speedup"] for r in confirms if r["status"] == "ok")
 print("a confirm record each, speedups as confirmed: %s" %
       (len(confirms) == len(candidates) and
        speedups == sorted(c["again"] for c in ok)))
+if len(sys.argv) > 4:
+    best_record = json.loads(open(sys.argv[4]).read())
+    print("tuner-db best is the pass's best: %s" %
+          (json.loads(best_record["config"]) == function["best"]["config"] and
+           abs(best_record["speedup"] - function["best"]["speedup"]) < 1e-9))

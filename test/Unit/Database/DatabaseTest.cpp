@@ -226,26 +226,45 @@ TEST_F(DatabaseTest, RecordsAndQueries) {
   ASSERT_TRUE(bool(missing));
   EXPECT_FALSE(missing->has_value());
 
-  llvm::Expected<std::vector<MeasurementRecord>> ranked =
-      db.recordsBestFirst(kWorkload);
-  ASSERT_TRUE(bool(ranked));
-  std::vector<uint64_t> order;
-  for (const MeasurementRecord &record : *ranked)
-    order.push_back(record.configHash);
-  // ok by median (3: 0.25, 2: 0.4, 1: 0.5, 5: 0.75), then failures newest
-  // first (4, 2).
-  EXPECT_EQ(order, (std::vector<uint64_t>{3, 2, 1, 5, 4, 2}));
+  // One group per target: each config's latest record, ok ones best first
+  // (3: 0.25, 2: 0.4 when measured again, 1: 0.5, 5: 0.75), then failures
+  // (4); config 2's earlier compile failure apart.
+  MeasurementRecord elsewhere = makeRecord(7, Status::Ok, 0.1);
+  elsewhere.target = "cpu=other";
+  ASSERT_NO_ERROR(db.record(elsewhere));
+  llvm::Expected<std::vector<TargetRecords>> groups =
+      db.recordsByTarget(kWorkload);
+  ASSERT_TRUE(bool(groups));
+  ASSERT_EQ(groups->size(), 2u);
+  auto hashes = [](llvm::ArrayRef<MeasurementRecord> records) {
+    std::vector<uint64_t> order;
+    for (const MeasurementRecord &record : records)
+      order.push_back(record.configHash);
+    return order;
+  };
+  EXPECT_EQ((*groups)[0].target, "cpu=other");
+  EXPECT_EQ(hashes((*groups)[0].latest), (std::vector<uint64_t>{7}));
+  EXPECT_TRUE((*groups)[0].superseded.empty());
+  EXPECT_EQ((*groups)[1].target, kTarget);
+  EXPECT_EQ(hashes((*groups)[1].latest),
+            (std::vector<uint64_t>{3, 2, 1, 5, 4}));
+  ASSERT_EQ((*groups)[1].superseded.size(), 1u);
+  EXPECT_EQ((*groups)[1].superseded[0], written[1]);
 
   ASSERT_NO_ERROR(db.addWorkload(makeWorkload("ffff000011112222")));
   llvm::Expected<std::vector<WorkloadSummary>> summary = db.summarize();
   ASSERT_TRUE(bool(summary));
-  ASSERT_EQ(summary->size(), 2u);
+  ASSERT_EQ(summary->size(), 3u);
   EXPECT_EQ((*summary)[0].workloadHash, kWorkload);
-  EXPECT_EQ((*summary)[0].functionName, "matmul");
-  EXPECT_EQ((*summary)[0].counts.total(), 6u);
-  EXPECT_DOUBLE_EQ(*(*summary)[0].bestSpeedup, 8.0);
-  EXPECT_EQ((*summary)[1].workloadHash, "ffff000011112222");
-  EXPECT_EQ((*summary)[1].counts.total(), 0u);
+  EXPECT_EQ((*summary)[0].target, "cpu=other");
+  EXPECT_EQ((*summary)[0].counts.total(), 1u);
+  EXPECT_DOUBLE_EQ(*(*summary)[0].bestSpeedup, 20.0);
+  EXPECT_EQ((*summary)[1].functionName, "matmul");
+  EXPECT_EQ((*summary)[1].target, kTarget);
+  EXPECT_EQ((*summary)[1].counts.total(), 6u);
+  EXPECT_DOUBLE_EQ(*(*summary)[1].bestSpeedup, 8.0);
+  EXPECT_EQ((*summary)[2].workloadHash, "ffff000011112222");
+  EXPECT_EQ((*summary)[2].counts.total(), 0u);
 
   llvm::Expected<std::vector<Workload>> prefixed = db.findWorkloads("a1b2");
   ASSERT_TRUE(bool(prefixed));
