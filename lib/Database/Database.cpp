@@ -1049,29 +1049,25 @@ Database::records(StringRef workloadHash, StringRef target) {
 
 Expected<std::vector<TargetRecords>>
 Database::recordsByTarget(StringRef workloadHash) {
-  std::string latestFirst = "WHERE workload_hash = ?1 AND " +
-                            std::string(kLatestOfItsConfig) +
-                            " ORDER BY target, status <> 'ok', " +
-                            bestFirst("status = 'ok'") +
-                            ", timestamp DESC, id DESC";
-  Expected<Statement> latest = prepareRecordQuery(
-      handle.get(), dbPath, fileSchemaVersion, latestFirst);
-  if (!latest)
-    return latest.takeError();
-  latest->bind(1, workloadHash);
+  auto query = [&](const std::string &clause)
+      -> Expected<std::vector<MeasurementRecord>> {
+    Expected<Statement> stmt =
+        prepareRecordQuery(handle.get(), dbPath, fileSchemaVersion, clause);
+    if (!stmt)
+      return stmt.takeError();
+    stmt->bind(1, workloadHash);
+    return readRecords(*stmt, dbPath);
+  };
   Expected<std::vector<MeasurementRecord>> latestRecords =
-      readRecords(*latest, dbPath);
+      query("WHERE workload_hash = ?1 AND " + std::string(kLatestOfItsConfig) +
+            " ORDER BY target, status <> 'ok', " + bestFirst("status = 'ok'") +
+            ", timestamp DESC, id DESC");
   if (!latestRecords)
     return latestRecords.takeError();
-  Expected<Statement> earlier = prepareRecordQuery(
-      handle.get(), dbPath, fileSchemaVersion,
-      "WHERE workload_hash = ?1 AND NOT " + std::string(kLatestOfItsConfig) +
-          " ORDER BY target, timestamp DESC, id DESC");
-  if (!earlier)
-    return earlier.takeError();
-  earlier->bind(1, workloadHash);
   Expected<std::vector<MeasurementRecord>> earlierRecords =
-      readRecords(*earlier, dbPath);
+      query("WHERE workload_hash = ?1 AND NOT " +
+            std::string(kLatestOfItsConfig) +
+            " ORDER BY target, timestamp DESC, id DESC");
   if (!earlierRecords)
     return earlierRecords.takeError();
   // Every superseded record's config has a latest record on its target, so

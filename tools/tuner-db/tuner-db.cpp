@@ -238,20 +238,37 @@ static void printRecords(llvm::raw_ostream &os,
   printTable(os, rows, rightAligned);
 }
 
-static Error showCommand(std::optional<StringRef> prefix) {
+/// A database opened to read, and the workload `prefix` names in it (see
+/// findWorkload).
+struct OpenedWorkload {
+  Database db;
+  Workload workload;
+};
+
+static Expected<OpenedWorkload>
+openWorkload(std::optional<StringRef> prefix) {
   Expected<Database> db = openDatabase(Database::Mode::ReadOnly);
   if (!db)
     return db.takeError();
   Expected<Workload> workload = findWorkload(*db, prefix);
   if (!workload)
     return workload.takeError();
+  return OpenedWorkload{std::move(*db), std::move(*workload)};
+}
+
+static Error showCommand(std::optional<StringRef> prefix) {
+  Expected<OpenedWorkload> opened = openWorkload(prefix);
+  if (!opened)
+    return opened.takeError();
+  Database &db = opened->db;
+  const Workload &workload = opened->workload;
   Expected<std::vector<TargetRecords>> groups =
-      db->recordsByTarget(workload->hash);
+      db.recordsByTarget(workload.hash);
   if (!groups)
     return groups.takeError();
   llvm::raw_ostream &os = llvm::outs();
-  os << "workload: " << workload->hash << "\n"
-     << "function: " << workload->functionName << "\n";
+  os << "workload: " << workload.hash << "\n"
+     << "function: " << workload.functionName << "\n";
   if (groups->empty()) {
     os << "no measurements\n";
     return Error::success();
@@ -274,32 +291,31 @@ static Error showCommand(std::optional<StringRef> prefix) {
 /// default), as one JSON line of the export format: what
 /// --tuner-apply-best applies.
 static Error bestCommand(std::optional<StringRef> prefix) {
-  Expected<Database> db = openDatabase(Database::Mode::ReadOnly);
-  if (!db)
-    return db.takeError();
-  Expected<Workload> workload = findWorkload(*db, prefix);
-  if (!workload)
-    return workload.takeError();
+  Expected<OpenedWorkload> opened = openWorkload(prefix);
+  if (!opened)
+    return opened.takeError();
+  Database &db = opened->db;
+  const Workload &workload = opened->workload;
   std::string target = targetOption.empty()
                            ? tuner::Target::host().fingerprint()
                            : targetOption.getValue();
   Expected<std::optional<MeasurementRecord>> best =
-      db->best(workload->hash, target);
+      db.best(workload.hash, target);
   if (!best)
     return best.takeError();
   if (*best) {
     llvm::outs() << toJsonLine(**best) << "\n";
     return Error::success();
   }
-  std::string why = ("no verified measurement of workload " + workload->hash +
-                     " on target '" + target + "' in " + db->path())
+  std::string why = ("no verified measurement of workload " + workload.hash +
+                     " on target '" + target + "' in " + db.path())
                         .str();
-  Expected<std::vector<WorkloadSummary>> summaries = db->summarize();
+  Expected<std::vector<WorkloadSummary>> summaries = db.summarize();
   if (!summaries)
     return summaries.takeError();
   std::string others;
   for (const WorkloadSummary &summary : *summaries)
-    if (summary.workloadHash == workload->hash && summary.target != target &&
+    if (summary.workloadHash == workload.hash && summary.target != target &&
         summary.bestSpeedup)
       others += (others.empty() ? "" : ", ") + ("'" + summary.target + "'");
   if (!others.empty())
