@@ -982,8 +982,8 @@ Error Database::record(const MeasurementRecord &record) {
 
 /// A record that no later record of the same config (workload, target and
 /// config hash) supersedes: what lookup() recalls, and the only record of
-/// its config that best() and okRecordsBestFirst() rank. A config measured again
-/// (e.g. confirmed after a search) is known by its latest measurement.
+/// its config that best() and okRecordsBestFirst() rank. A config measured
+/// again (e.g. confirmed after a search) is known by its latest measurement.
 static constexpr const char *kLatestOfItsConfig =
     "NOT EXISTS (SELECT 1 FROM measurements AS later WHERE "
     "later.workload_hash = measurements.workload_hash AND "
@@ -995,8 +995,9 @@ static constexpr const char *kLatestOfItsConfig =
 
 /// The ORDER BY keys of ok records best first: by the speedup measured side
 /// by side with the baseline (the pass chooses by it too), then, for records
-/// without one (a user's objective), by the median, then by age. `onlyWhen` (an SQL condition, empty: always) restricts the keys to the
-/// rows it holds for; the others tie.
+/// without one (a user's objective), by the median, then by age. `onlyWhen` (an
+/// SQL condition, empty: always) restricts the keys to the rows it holds for;
+/// the others tie.
 static std::string bestFirst(StringRef onlyWhen = "") {
   struct Key {
     const char *expression;
@@ -1064,10 +1065,9 @@ Database::recordsByTarget(StringRef workloadHash) {
             ", timestamp DESC, id DESC");
   if (!latestRecords)
     return latestRecords.takeError();
-  Expected<std::vector<MeasurementRecord>> earlierRecords =
-      query("WHERE workload_hash = ?1 AND NOT " +
-            std::string(kLatestOfItsConfig) +
-            " ORDER BY target, timestamp DESC, id DESC");
+  Expected<std::vector<MeasurementRecord>> earlierRecords = query(
+      "WHERE workload_hash = ?1 AND NOT " + std::string(kLatestOfItsConfig) +
+      " ORDER BY target, timestamp DESC, id DESC");
   if (!earlierRecords)
     return earlierRecords.takeError();
   // Every superseded record's config has a latest record on its target, so
@@ -1094,9 +1094,8 @@ Database::best(StringRef workloadHash, StringRef target) {
       prepareRecordQuery(handle.get(), dbPath, fileSchemaVersion,
                          "WHERE workload_hash = ?1 AND target = ?2 AND "
                          "status = 'ok' AND " +
-                             std::string(kLatestOfItsConfig) +
-                             " ORDER BY " + bestFirst() +
-                             " LIMIT 1");
+                             std::string(kLatestOfItsConfig) + " ORDER BY " +
+                             bestFirst() + " LIMIT 1");
   if (!stmt)
     return stmt.takeError();
   stmt->bind(1, workloadHash);
@@ -1106,12 +1105,11 @@ Database::best(StringRef workloadHash, StringRef target) {
 
 Expected<std::vector<MeasurementRecord>>
 Database::okRecordsBestFirst(StringRef workloadHash, StringRef target) {
-  Expected<Statement> stmt =
-      prepareRecordQuery(handle.get(), dbPath, fileSchemaVersion,
-                         "WHERE workload_hash = ?1 AND target = ?2 AND "
-                         "status = 'ok' AND " +
-                             std::string(kLatestOfItsConfig) +
-                             " ORDER BY " + bestFirst());
+  Expected<Statement> stmt = prepareRecordQuery(
+      handle.get(), dbPath, fileSchemaVersion,
+      "WHERE workload_hash = ?1 AND target = ?2 AND "
+      "status = 'ok' AND " +
+          std::string(kLatestOfItsConfig) + " ORDER BY " + bestFirst());
   if (!stmt)
     return stmt.takeError();
   stmt->bind(1, workloadHash);

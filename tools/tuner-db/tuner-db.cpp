@@ -62,8 +62,9 @@ static constexpr const char *kOverview =
     "commands:\n"
     "  list           workloads with measurement counts and best speedup\n"
     "  show [PREFIX]  measurements of the workload whose hash starts with "
-    "PREFIX (the database's only one without PREFIX): each config's latest best first, with the fingerprint of the "
-    "space of each config, then the earlier ones of configs measured again\n"
+    "PREFIX (the database's only one without PREFIX): each config's latest "
+    "record best first, with the fingerprint of the space of each config, "
+    "then the earlier ones of configs measured again\n"
     "  best [PREFIX]  the best verified measurement of the workload (the "
     "database's only one without PREFIX) on this machine (or --target) as "
     "a JSON line: what --tuner-apply-best applies\n"
@@ -174,8 +175,8 @@ static Expected<Workload> findWorkload(Database &db,
     return matches.takeError();
   if (matches->empty())
     return llvm::createStringError(
-        prefix ? "no workload with a hash starting with '" + *prefix +
-                     "' in " + db.path()
+        prefix ? "no workload with a hash starting with '" + *prefix + "' in " +
+                     db.path()
                : "no workloads in " + db.path());
   if (!prefix) {
     if (matches->size() > 1)
@@ -245,8 +246,7 @@ struct OpenedWorkload {
   Workload workload;
 };
 
-static Expected<OpenedWorkload>
-openWorkload(std::optional<StringRef> prefix) {
+static Expected<OpenedWorkload> openWorkload(std::optional<StringRef> prefix) {
   Expected<Database> db = openDatabase(Database::Mode::ReadOnly);
   if (!db)
     return db.takeError();
@@ -278,8 +278,7 @@ static Error showCommand(std::optional<StringRef> prefix) {
     printRecords(os, group.latest);
     if (group.superseded.empty())
       continue;
-    os << "superseded: " << group.superseded.size()
-       << " earlier measurement"
+    os << "superseded: " << group.superseded.size() << " earlier measurement"
        << (group.superseded.size() == 1 ? " of a config" : "s of configs")
        << " measured again (only the latest counts), newest first\n";
     printRecords(os, group.superseded);
@@ -428,10 +427,9 @@ static Error run() {
   auto expectPrefix = [&](StringRef usage) -> Error {
     if (arguments <= 1)
       return Error::success();
-    return llvm::createStringError("'" + command +
-                                   "' takes at most 1 argument, got " +
-                                   std::to_string(arguments) +
-                                   "; usage: tuner-db " + usage);
+    return llvm::createStringError(
+        "'" + command + "' takes at most 1 argument, got " +
+        std::to_string(arguments) + "; usage: tuner-db " + usage);
   };
   std::optional<StringRef> prefix;
   if (arguments == 1)
@@ -442,8 +440,7 @@ static Error run() {
     return showCommand(prefix);
   }
   if (command == "best") {
-    if (Error err =
-            expectPrefix("[--db PATH] [--target T] best [HASH-PREFIX]"))
+    if (Error err = expectPrefix("[--db PATH] [--target T] best [HASH-PREFIX]"))
       return err;
     return bestCommand(prefix);
   }
