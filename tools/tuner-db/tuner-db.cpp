@@ -405,62 +405,58 @@ static Error run() {
         "or host (see --help)");
   StringRef command = positionals.front();
   size_t arguments = positionals.size() - 1;
-  auto expectArguments = [&](size_t count, StringRef usage) -> Error {
-    if (arguments == count)
+  // Between `least` and `most` arguments.
+  auto expectArguments = [&](size_t least, size_t most,
+                             StringRef usage) -> Error {
+    if (arguments >= least && arguments <= most)
       return Error::success();
     return llvm::createStringError(
-        "'" + command + "' takes " + std::to_string(count) + " argument" +
-        (count == 1 ? "" : "s") + ", got " + std::to_string(arguments) +
-        "; usage: tuner-db " + usage);
+        "'" + command + "' takes " + (least < most ? "at most " : "") +
+        std::to_string(most) + " argument" + (most == 1 ? "" : "s") + ", got " +
+        std::to_string(arguments) + "; usage: tuner-db " + usage);
   };
   if (!outputOption.empty() && command != "export")
     return llvm::createStringError("-o is only for the export command");
   if (!targetOption.empty() && command != "best")
     return llvm::createStringError("--target is only for the best command");
   if (command == "list") {
-    if (Error err = expectArguments(0, "[--db PATH] list"))
+    if (Error err = expectArguments(0, 0, "[--db PATH] list"))
       return err;
     return listCommand();
   }
   // show and best read the workload a hash prefix names, or the
   // database's only one.
-  auto expectPrefix = [&](StringRef usage) -> Error {
-    if (arguments <= 1)
-      return Error::success();
-    return llvm::createStringError(
-        "'" + command + "' takes at most 1 argument, got " +
-        std::to_string(arguments) + "; usage: tuner-db " + usage);
-  };
   std::optional<StringRef> prefix;
   if (arguments == 1)
     prefix = positionals[1];
   if (command == "show") {
-    if (Error err = expectPrefix("[--db PATH] show [HASH-PREFIX]"))
+    if (Error err = expectArguments(0, 1, "[--db PATH] show [HASH-PREFIX]"))
       return err;
     return showCommand(prefix);
   }
   if (command == "best") {
-    if (Error err = expectPrefix("[--db PATH] [--target T] best [HASH-PREFIX]"))
+    if (Error err = expectArguments(
+            0, 1, "[--db PATH] [--target T] best [HASH-PREFIX]"))
       return err;
     return bestCommand(prefix);
   }
   if (command == "export") {
-    if (Error err = expectArguments(0, "[--db PATH] export [-o FILE]"))
+    if (Error err = expectArguments(0, 0, "[--db PATH] export [-o FILE]"))
       return err;
     return exportCommand();
   }
   if (command == "import") {
-    if (Error err = expectArguments(1, "[--db PATH] import FILE"))
+    if (Error err = expectArguments(1, 1, "[--db PATH] import FILE"))
       return err;
     return importCommand(positionals[1]);
   }
   if (command == "check") {
-    if (Error err = expectArguments(0, "[--db PATH] check"))
+    if (Error err = expectArguments(0, 0, "[--db PATH] check"))
       return err;
     return checkCommand();
   }
   if (command == "host") {
-    if (Error err = expectArguments(0, "host"))
+    if (Error err = expectArguments(0, 0, "host"))
       return err;
     return hostCommand();
   }
