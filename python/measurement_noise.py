@@ -87,6 +87,7 @@ def read_dataset(folder):
             samples[key] = {
                 "ok": record["status"] == "ok",
                 "speedup": float(record.get("speedup", 0.0)),
+                "seconds": float(record.get("median_seconds", 0.0)),
                 "load": float(record.get("foreign_load", 0.0)),
             }
         except (KeyError, TypeError, ValueError) as e:
